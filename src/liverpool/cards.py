@@ -1,0 +1,188 @@
+"""Cards, their canonical tokens and decks.
+
+A :class:`Card` is an immutable value: two cards of the same rank and suit are equal (several packs
+hold several equal cards). Cards are interned, so ``Card(7, "H") is Card(7, "H")``.
+
+>>> parse_cards("7H 10s JK A♠")
+[Card('7H'), Card('10S'), Card('JK'), Card('AS')]
+>>> format_cards(parse_cards("t♥, qd"))
+'10H QD'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, ClassVar, Final
+
+__all__ = [
+    "JOKER",
+    "RANKS",
+    "RANK_NAMES",
+    "SUITS",
+    "Card",
+    "format_cards",
+    "full_deck",
+    "parse_card",
+    "parse_cards",
+]
+
+SUITS: Final = ("S", "H", "D", "C")
+"""Suit letters in their canonical order: spades, hearts, diamonds, clubs."""
+
+RANKS: Final = tuple(range(1, 14))
+"""Ranks 1 (ace) to 13 (king); a joker has rank 0."""
+
+RANK_NAMES: Final = ("JK", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+"""Token of each rank, indexed by rank (index 0 is the joker)."""
+
+_SUIT_SYMBOLS: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+_SUIT_PRETTY: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_RANK_BY_NAME: Final = {name: rank for rank, name in enumerate(RANK_NAMES) if rank} | {"T": 10, "1": 1}
+_SEPARATORS: Final = re.compile(r"[\s,]+")
+
+
+class Card:
+    """A playing card: ``rank`` 1-13 (ace to king) and ``suit`` in :data:`SUITS`, or a joker.
+
+    ``code`` is a small integer unique to the card's value (``suit_index * 16 + rank``, 0 for the
+    joker); cards order by it (suit, then rank).
+    """
+
+    __slots__ = ("code", "rank", "suit")
+    _interned: ClassVar[dict[tuple[int, str], Card]] = {}
+
+    rank: int
+    suit: str
+    code: int
+
+    def __new__(cls, rank: int, suit: str = "") -> Card:
+        key = (rank, suit)
+        card = cls._interned.get(key)
+        if card is not None:
+            return card
+        if rank == 0:
+            if suit not in ("", "*"):
+                raise ValueError(f"a joker has no suit, got {suit!r}")
+            return cls._make(0, "", 0)
+        if not isinstance(rank, int) or not 1 <= rank <= 13:
+            raise ValueError(f"rank must be 1-13 (or 0 for a joker), got {rank!r}")
+        if suit not in SUITS:
+            raise ValueError(f"suit must be one of {' '.join(SUITS)}, got {suit!r}")
+        return cls._make(rank, suit, (SUITS.index(suit) + 1) * 16 + rank)
+
+    @classmethod
+    def _make(cls, rank: int, suit: str, code: int) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "code", code)
+        cls._interned[(rank, suit)] = card
+        if rank == 0:
+            cls._interned[(0, "*")] = card
+        return card
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Card, (self.rank, self.suit))
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a joker."""
+        return self.rank == 0
+
+    def __str__(self) -> str:
+        return "JK" if self.rank == 0 else RANK_NAMES[self.rank] + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def pretty(self) -> str:
+        """The card with a suit symbol, e.g. ``10♥``; the joker is ``🃏``-free ``JK``."""
+        return "JK" if self.rank == 0 else RANK_NAMES[self.rank] + _SUIT_PRETTY[self.suit]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.code == other.code
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.code
+
+    def __lt__(self, other: Card) -> bool:
+        return self.code < other.code
+
+    def __le__(self, other: Card) -> bool:
+        return self.code <= other.code
+
+    def __gt__(self, other: Card) -> bool:
+        return self.code > other.code
+
+    def __ge__(self, other: Card) -> bool:
+        return self.code >= other.code
+
+
+JOKER: Final = Card(0)
+"""The joker (all jokers are equal)."""
+
+_BY_TOKEN: dict[str, Card] = {}
+
+
+def parse_card(token: str) -> Card:
+    """Parse one card token (``7H``, ``10s``, ``T♥``, ``JK``, ``*``), in any case.
+
+    >>> parse_card("qs")
+    Card('QS')
+    >>> parse_card("1X")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a card: '1X'
+    """
+    card = _BY_TOKEN.get(token)
+    if card is not None:
+        return card
+    text = token.strip().upper()
+    if text in ("JK", "*", "JOKER", "JKR"):
+        card = JOKER
+    else:
+        suit = _SUIT_SYMBOLS.get(text[-1:], text[-1:])
+        rank = _RANK_BY_NAME.get(text[:-1])
+        if rank is None or suit not in SUITS:
+            raise ValueError(f"not a card: {token!r}")
+        card = Card(rank, suit)
+    if len(_BY_TOKEN) < 4096:
+        _BY_TOKEN[token] = card
+    return card
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse cards separated by spaces or commas (or an iterable of tokens).
+
+    A bad token raises :class:`ValueError` naming it.
+
+    >>> parse_cards("AH, 2h  JK")
+    [Card('AH'), Card('2H'), Card('JK')]
+    """
+    tokens = _SEPARATORS.split(text.strip()) if isinstance(text, str) else list(text)
+    return [parse_card(token) for token in tokens if token]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Canonical tokens joined by spaces; ``parse_cards(format_cards(x)) == x``.
+
+    >>> format_cards([Card(10, "S"), Card(1, "H"), Card(0)])
+    '10S AH JK'
+    """
+    return " ".join(map(str, cards))
+
+
+def full_deck(packs: int, jokers_per_pack: int) -> list[Card]:
+    """Every card of ``packs`` standard packs plus their jokers, in a fixed order.
+
+    >>> len(full_deck(2, 2))
+    108
+    """
+    pack = [Card(rank, suit) for suit in SUITS for rank in RANKS]
+    return pack * packs + [JOKER] * (packs * jokers_per_pack)

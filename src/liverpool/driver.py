@@ -1,0 +1,63 @@
+"""Driving a game with players: who is asked next, and a whole game played by bots.
+
+Out of turn, after a discard, every other player who may buy or call is asked once (nearest
+clockwise first) before the player to draw decides; a bot answers with an action of its own seat,
+``Pass`` included.
+
+>>> from liverpool import Game
+>>> from liverpool.bots import get
+>>> game = Game.new(players=3, seed=5)
+>>> play_game(game, [get("random", seed=i) for i in range(3)]).is_over
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from .actions import Action
+from .game import DRAW, Game
+
+__all__ = ["Player", "next_to_act", "play_game"]
+
+
+class Player(Protocol):
+    def act(self, view: dict[str, object], legal: Sequence[Action]) -> Action: ...
+
+
+def next_to_act(game: Game) -> tuple[int, list[Action]]:
+    """The seat to ask now and its legal actions: in a draw phase the other players with a buy or
+    call open (nearest clockwise first), then the player to draw."""
+    legal = game.legal_actions()
+    p = game.current
+    if game.phase == DRAW:
+        others = [a for a in legal if a.player != p]
+        if others:
+            n = game.players
+            for step in range(1, n):
+                q = (p + step) % n
+                mine = [a for a in others if a.player == q]
+                if mine:
+                    return q, mine
+    return p, [a for a in legal if a.player == p]
+
+
+def play_game(
+    game: Game,
+    players: Sequence[Player],
+    on_action: Callable[[Game, Action], None] | None = None,
+    max_actions: int = 1_000_000,
+) -> Game:
+    """Play ``game`` to its end, each seat's decisions made by ``players[seat]`` from its view."""
+    if len(players) != game.players:
+        raise ValueError(f"{len(players)} players for a table of {game.players}")
+    for _ in range(max_actions):
+        if game.is_over:
+            return game
+        seat, legal = next_to_act(game)
+        action = players[seat].act(game.view(seat), legal)
+        game.apply(action)
+        if on_action is not None:
+            on_action(game, action)
+    raise RuntimeError(f"game not over after {max_actions} actions")

@@ -1,0 +1,1077 @@
+"""The state machine of a whole game: seven deals (or the schedule's), every rule of RULES.md.
+
+One validation path per move: :meth:`Game.verify` raises :class:`IllegalAction` with the reason,
+:meth:`Game.can_apply` answers, :meth:`Game.apply` verifies then does. A refused action leaves the
+game exactly as it was. Randomness comes only from the game's seed (``random.Random`` seeded per
+shuffle), so a game's record, its rules, seed and actions, replays it exactly.
+
+>>> game = Game.new(players=4, seed=7)
+>>> game.deal, len(game.hand(0)), game.stock_size + sum(len(game.hand(p)) for p in range(4)) + 1
+(1, 10, 108)
+>>> game.apply(game.legal_actions()[0]) is None
+True
+>>> Game.from_record(game.record()).view(0) == game.view(0)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .actions import (
+    Action,
+    Buy,
+    Call,
+    Discard,
+    DrawDiscard,
+    DrawFromPile,
+    DrawStock,
+    EndTurn,
+    LayOff,
+    Meld,
+    Pass,
+    Retract,
+    SwapJoker,
+    Unswap,
+    action_from_dict,
+)
+from .cards import Card, format_cards, full_deck
+from .melds import (
+    can_extend_run,
+    can_extend_set,
+    hand_points,
+    is_valid_run,
+    is_valid_set,
+    run_start,
+    set_rank,
+)
+from .rules import Contract, RuleSet
+from .solver import can_complete, candidate_melds
+
+__all__ = ["DRAW", "LIVERPOOL_DISCARD", "OVER", "PLAY", "Game", "IllegalAction", "TableMeld"]
+
+DRAW: Final = "draw"
+"""Phase: the current player must draw; others may buy, call or pass."""
+PLAY: Final = "play"
+"""Phase: the current player melds, lays off, swaps and discards."""
+LIVERPOOL_DISCARD: Final = "liverpool_discard"
+"""Phase (R34): the caller of a playable discard discards one card."""
+OVER: Final = "over"
+"""Phase: the game has ended."""
+
+RECORD_FORMAT: Final = "liverpool-record/1"
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table: ``id`` (its index in ``game.melds``), ``owner``, ``kind`` ("set" or
+    "run") and ``cards`` in table order."""
+
+    id: int
+    owner: int
+    kind: str
+    cards: tuple[Card, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "owner": self.owner, "kind": self.kind, "cards": [str(c) for c in self.cards]}
+
+
+class _Meld:
+    """Mutable meld inside the engine. ``start`` is a run's first value (1-14)."""
+
+    __slots__ = ("cards", "id", "kind", "owner", "start")
+
+    def __init__(self, id: int, owner: int, kind: str, cards: list[Card], start: int) -> None:
+        self.id = id
+        self.owner = owner
+        self.kind = kind
+        self.cards = cards
+        self.start = start
+
+    def copy(self) -> _Meld:
+        return _Meld(self.id, self.owner, self.kind, self.cards[:], self.start)
+
+
+def _remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:
+    for card in cards:
+        hand.remove(card)
+
+
+def _has_cards(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
+    if len(cards) == 1:
+        return cards[0] in hand
+    need = Counter(cards)
+    have = Counter(hand)
+    return all(have[c] >= k for c, k in need.items())
+
+
+class Game:
+    """A game of Liverpool (or any schedule of contracts) for 2-8 players.
+
+    Seats are numbered from 0; play goes clockwise, to the next higher seat.
+    """
+
+    # ------------------------------------------------------------------ construction
+    def __init__(self) -> None:
+        raise TypeError("use Game.new(players, rules, seed) or Game.from_record(record)")
+
+    @classmethod
+    def new(
+        cls,
+        players: int = 4,
+        rules: RuleSet | None = None,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+    ) -> Game:
+        """A new game with the first deal dealt, waiting for the first action.
+
+        ``seed`` fixes every shuffle; with none, one is drawn from ``rng`` when given, else from
+        :mod:`secrets`. A table the rules cannot deal for raises ValueError naming the option.
+        """
+        rules = rules if rules is not None else RuleSet()
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(f"players must be a whole number, got {players!r}")
+        rules.check_table(players)
+        if seed is None:
+            seed = rng.getrandbits(63) if rng is not None else secrets.randbits(63)
+        self = object.__new__(cls)
+        self.rules = rules
+        self.n = players
+        self.seed = seed
+        self.actions: list[Action] = []
+        self.events: list[dict[str, Any]] = []
+        self._scores = [0] * players
+        self.deal_scores: list[list[int]] = []
+        self.phase = DRAW
+        self.dealer = self._cut_for_dealer()
+        self.deal_index = -1
+        self._start_deal()
+        return self
+
+    def _rng(self, purpose: str) -> random.Random:
+        return random.Random(f"{self.seed}/{purpose}")
+
+    def _cut_for_dealer(self) -> int:
+        """R4: every player cuts; the lowest card deals (ties and jokers cut again)."""
+        if not self.rules.cut_for_dealer:
+            return 0
+        rng = self._rng("cut")
+        deck = full_deck(self.rules.packs_for(self.n), self.rules.jokers_per_pack)
+        rng.shuffle(deck)
+        cutting = list(range(self.n))
+        while True:
+            cuts = {p: deck.pop(rng.randrange(len(deck))) for p in cutting}
+            self._event("cut", cards={str(p): str(c) for p, c in cuts.items()})
+            naturals = {p: c.rank for p, c in cuts.items() if c.rank}
+            if naturals:
+                low = min(naturals.values())
+                cutting = [p for p, r in naturals.items() if r == low]
+                if len(cutting) == 1:
+                    return cutting[0]
+            if len(deck) < len(cutting):  # pragma: no cover - cannot happen with a real deck
+                return min(cutting)
+
+    def _start_deal(self) -> None:
+        rules, n = self.rules, self.n
+        self.deal_index += 1
+        if self.deal_index > 0:
+            self.dealer = (self.dealer + 1) % n
+        contract = rules.schedule[self.deal_index]
+        deck = full_deck(rules.packs_for(n), rules.jokers_per_pack)
+        self._rng(f"deal{self.deal_index}").shuffle(deck)
+        self._deck_size = len(deck)
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self._melds: list[_Meld] = []
+        self.down = [False] * n
+        self.down_turn = [-1] * n
+        self.buys_used = [0] * n
+        self.knocked = [False] * n
+        self.rebuilds = 0
+        self.turn = 1
+        # the view's history starts with the previous deal's result (or the cut for dealer)
+        self.deal_events_start = len(self.events) - 1 if self.deal_index else 0
+        dealt = contract.cards * n + (1 if rules.upcard else 0)
+        self._event("deal", number=self.deal_index + 1, dealer=self.dealer, contract=contract.describe())
+        if rules.cut_bonus:
+            cutter = (self.dealer - 1) % n
+            cut = self._rng(f"cutbonus{self.deal_index}").randint(1, len(deck) - 1)
+            self._event("cut_for_deal", player=cutter, cut=cut, needed=dealt)
+            if cut == dealt:
+                self._scores[cutter] -= rules.cut_bonus
+                self._event("cut_bonus", player=cutter, points=-rules.cut_bonus)
+        for _ in range(contract.cards):
+            for j in range(1, n + 1):
+                self.hands[(self.dealer + j) % n].append(deck.pop())
+        self.discard: list[Card] = [deck.pop()] if rules.upcard else []
+        self.stock: list[Card] = deck
+        self.current = (self.dealer + 1) % n
+        self._open_draw(discarder=None, fresh=rules.upcard, callable_=False)
+
+    def _open_draw(self, discarder: int | None, fresh: bool, callable_: bool) -> None:
+        """Start the current player's draw phase (R8) with the windows on the top discard."""
+        self.phase = DRAW
+        self.discarder = discarder
+        self.fresh = fresh and bool(self.discard)
+        self.call_open = callable_
+        self.buy_requests: list[int] = []
+        self.passed: list[int] = []
+        # turn state
+        self.taken: Card | None = None
+        self.pending: list[tuple[str, list[Card]]] = []
+        self.must_meld: Card | None = None
+        self.swaps: list[tuple[int, int, Card, Card]] = []
+        self.unswapped: list[tuple[int, int]] = []
+        self.retracted = False
+        self._legal_cache: tuple[int, list[Action]] | None = None
+        if not self.stock and not self._rebuild_stock():
+            self._end_deal(None, "stalemate: the stock ran out")
+
+    # ------------------------------------------------------------------ public state
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.n
+
+    @property
+    def deal(self) -> int:
+        """The deal being played, 1-based."""
+        return self.deal_index + 1
+
+    @property
+    def contract(self) -> Contract:
+        """This deal's contract."""
+        return self.rules.schedule[self.deal_index]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the last deal has been scored."""
+        return self.phase == OVER
+
+    @property
+    def scores(self) -> list[int]:
+        """Running totals, one per player."""
+        return self._scores[:]
+
+    @property
+    def winners(self) -> list[int]:
+        """R41: the players with the lowest total (ties share); meaningful once over."""
+        low = min(self._scores)
+        return [p for p, s in enumerate(self._scores) if s == low]
+
+    @property
+    def melds(self) -> list[TableMeld]:
+        """The melds on the table, by id."""
+        return [TableMeld(m.id, m.owner, m.kind, tuple(m.cards)) for m in self._melds]
+
+    @property
+    def discard_pile(self) -> list[Card]:
+        """The discard pile, bottom first."""
+        return self.discard[:]
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock)
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in play this deal (all packs and jokers)."""
+        return self._deck_size
+
+    @property
+    def version(self) -> int:
+        """Number of actions applied: a client's stale action can be refused by comparing it."""
+        return len(self.actions)
+
+    def hand(self, player: int) -> list[Card]:
+        """A copy of ``player``'s hand."""
+        return self.hands[player][:]
+
+    def staged(self) -> list[tuple[str, list[Card]]]:
+        """The melds the current player has laid toward the contract this turn (not yet down)."""
+        return [(kind, cards[:]) for kind, cards in self.pending]
+
+    # ------------------------------------------------------------------ copying
+    def copy(self) -> Game:
+        """An independent copy (for search). Fast: shares only immutable parts."""
+        g = object.__new__(Game)
+        d = self.__dict__.copy()
+        d["actions"] = self.actions[:]
+        d["events"] = self.events[:]
+        d["_scores"] = self._scores[:]
+        d["deal_scores"] = [s[:] for s in self.deal_scores]
+        d["hands"] = [h[:] for h in self.hands]
+        d["_melds"] = [m.copy() for m in self._melds]
+        d["down"] = self.down[:]
+        d["down_turn"] = self.down_turn[:]
+        d["buys_used"] = self.buys_used[:]
+        d["knocked"] = self.knocked[:]
+        d["discard"] = self.discard[:]
+        d["stock"] = self.stock[:]
+        d["buy_requests"] = self.buy_requests[:]
+        d["passed"] = self.passed[:]
+        d["pending"] = [(k, c[:]) for k, c in self.pending]
+        d["swaps"] = self.swaps[:]
+        d["unswapped"] = self.unswapped[:]
+        d["_legal_cache"] = None
+        g.__dict__.update(d)
+        return g
+
+    # ------------------------------------------------------------------ records
+    def record(self) -> dict[str, Any]:
+        """A JSON-serializable record (rules, seed, actions) that :meth:`from_record` replays."""
+        return {
+            "format": RECORD_FORMAT,
+            "players": self.n,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "actions": [a.to_dict() for a in self.actions],
+        }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`record`; an illegal action in it raises IllegalAction."""
+        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise ValueError(f"unknown record format {record.get('format')!r}")
+        rules = RuleSet.from_dict(record["rules"]) if "rules" in record else RuleSet()
+        game = cls.new(players=int(record["players"]), rules=rules, seed=int(record["seed"]))
+        for i, data in enumerate(record.get("actions", [])):
+            action = action_from_dict(data)
+            try:
+                game.apply(action)
+            except IllegalAction as exc:
+                raise IllegalAction(f"record action {i} ({action}): {exc}") from None
+        return game
+
+    # ------------------------------------------------------------------ events
+    def _event(self, event: str, **data: Any) -> None:
+        data["type"] = event
+        data["deal"] = self.deal_index + 1 if hasattr(self, "deal_index") else 0
+        self.events.append(data)
+
+    # ------------------------------------------------------------------ helpers
+    def _available_stock(self, keep_top: int = 1) -> int:
+        """Cards the stock can still give, counting a rebuild (R9) if one is allowed."""
+        extra = 0
+        limit = self.rules.stock_rebuilds
+        if limit is None or self.rebuilds < limit:
+            extra = max(0, len(self.discard) - keep_top)
+        return len(self.stock) + extra
+
+    def _rebuild_stock(self) -> bool:
+        """R9, R45: shuffle the discard pile less its top card into a new stock."""
+        limit = self.rules.stock_rebuilds
+        if (limit is not None and self.rebuilds >= limit) or len(self.discard) < 2:
+            return False
+        self.stock = self.discard[:-1]
+        self.discard = self.discard[-1:]
+        self.rebuilds += 1
+        self._rng(f"rebuild{self.deal_index}/{self.rebuilds}").shuffle(self.stock)
+        self._event("stock_rebuilt", count=self.rebuilds, size=len(self.stock))
+        return True
+
+    def _draw_stock(self) -> Card | None:
+        if not self.stock and not self._rebuild_stock():
+            return None
+        return self.stock.pop()
+
+    def _fits_table(self, card: Card) -> bool:
+        """R32: could ``card`` be laid off on any meld on the table?"""
+        rules = self.rules
+        for m in self._melds:
+            if m.kind == "set":
+                if can_extend_set(m.cards, card, rules):
+                    return True
+            elif can_extend_run(m.cards, m.start, card, True, rules) or can_extend_run(
+                m.cards, m.start, card, False, rules
+            ):
+                return True
+        return False
+
+    def _may_lay_off(self, p: int) -> bool:
+        return self.down[p] and (self.rules.layoff_same_turn or self.down_turn[p] != self.turn)
+
+    def _swap_allowed(self, p: int) -> bool:
+        mode = self.rules.joker_swap
+        if mode == "off":
+            return False
+        if mode == "going_down_turn":
+            if not self.down[p]:  # before the lay-down begins, so that it can use the joker
+                return not self.retracted and not self.pending
+            return self.down_turn[p] == self.turn and self.rules.layoff_same_turn
+        if not self.down[p]:
+            return False
+        if mode == "later_turns":
+            return self.down_turn[p] != self.turn
+        return self._may_lay_off(p)  # once_down
+
+    def _pending_counts(self) -> tuple[int, int, frozenset[int], frozenset[str]]:
+        sets = runs = 0
+        ranks: set[int] = set()
+        suits: set[str] = set()
+        for kind, cards in self.pending:
+            if kind == "set":
+                sets += 1
+                rank = set_rank(cards, self.rules)
+                if rank:
+                    ranks.add(rank)
+            else:
+                runs += 1
+                suits.add(next(c.suit for c in cards if not self.rules.is_wild(c.rank)))
+        return sets, runs, frozenset(ranks), frozenset(suits)
+
+    def _pending_has(self, card: Card) -> bool:
+        return any(card in cards for _, cards in self.pending)
+
+    def _meld_problem(self, p: int, kind: str, cards: Sequence[Card], check_completion: bool) -> str | None:
+        rules, contract = self.rules, self.contract
+        if self.down[p]:
+            return "you are already down this deal (R14): lay off instead"
+        if self.retracted:
+            return "you took back a lay-down this turn (R16); try again next turn"
+        if kind not in ("set", "run"):
+            return f"a meld is a 'set' or a 'run', not {kind!r}"
+        sets, runs, ranks, suits = self._pending_counts()
+        if kind == "set":
+            if sets >= contract.sets:
+                return f"this deal's contract ({contract.describe()}) has no more sets to lay"
+            if not is_valid_set(cards, rules):
+                return f"{format_cards(cards)} is not a valid set (R11, R18)"
+            rank = set_rank(cards, rules)
+            if rules.sets_distinct_ranks and rank in ranks:
+                return "the sets of one contract must differ in rank (option sets_distinct_ranks)"
+        else:
+            if runs >= contract.runs:
+                return f"this deal's contract ({contract.describe()}) has no more runs to lay"
+            if not is_valid_run(cards, rules):
+                return f"{format_cards(cards)} is not a valid run in table order (R3, R12, R19)"
+            suit = next(c.suit for c in cards if not rules.is_wild(c.rank))
+            if rules.runs_distinct_suits and suit in suits:
+                return "the runs of one contract must differ in suit (R13)"
+        if rules.exact_melds and not contract.whole_hand:
+            need = rules.set_min if kind == "set" else rules.run_min
+            if len(cards) != need:
+                return f"melds laid at going down must have exactly {need} cards (R42)"
+        hand = self.hands[p]
+        if not _has_cards(hand, cards):
+            return f"you do not hold {format_cards(cards)}"
+        if check_completion and (not rules.failed_meld_penalty or self.must_meld is not None):
+            rest = hand[:]
+            _remove_cards(rest, cards)
+            sets += kind == "set"
+            runs += kind == "run"
+            must = self.must_meld
+            if must is not None and (must in cards or self._pending_has(must)):
+                must = None
+            if kind == "set":
+                rank = set_rank(cards, rules)
+                ranks = ranks | {rank} if rank else ranks
+            else:
+                suits = suits | {next(c.suit for c in cards if not rules.is_wild(c.rank))}
+            if not can_complete(
+                rest,
+                contract.sets - sets,
+                contract.runs - runs,
+                rules,
+                whole_hand=contract.whole_hand,
+                must_use=must,
+                used_set_ranks=ranks,
+                used_run_suits=suits,
+            ):
+                what = "every card of your hand" if contract.whole_hand else "the rest of the contract"
+                extra = f" with {must} in it" if must is not None else ""
+                return f"after this meld you could not lay {what}{extra} this turn"
+        return None
+
+    def _discard_problem(self, p: int, card: Card) -> str | None:
+        hand = self.hands[p]
+        if card not in hand:
+            return f"you do not hold {card}"
+        if self.pending:
+            return "finish laying down your contract first (or take it back)"
+        if self.must_meld is not None:
+            return f"you must meld {self.must_meld}, the deepest card you took from the pile (R22)"
+        if self.swaps:
+            return "you must play the joker you took in a swap this turn (R20)"
+        if self.phase == LIVERPOOL_DISCARD:
+            return None
+        if self.taken is not None and card == self.taken:
+            return f"you may not discard {card}, just taken from the discard pile (R26)"
+        if (
+            self.rules.playable_discard == "strict"
+            and self.down[p]
+            and len(hand) > 1
+            and self._fits_table(card)
+        ):
+            return f"{card} fits a meld on the table; lay it off instead (R32, R36)"
+        return None
+
+    # ------------------------------------------------------------------ validation
+    def verify(self, action: Action) -> None:
+        """Raise IllegalAction (a ValueError) with the reason when ``action`` is not legal now."""
+        problem = self._problem(action)
+        if problem is not None:
+            raise IllegalAction(problem)
+
+    def can_apply(self, action: Action) -> bool:
+        """True when ``action`` is legal now."""
+        return self._problem(action) is None
+
+    def _problem(self, a: Action) -> str | None:
+        if self.phase == OVER:
+            return "the game is over"
+        if not isinstance(a, Action):
+            return f"not an action: {a!r}"
+        p = a.player
+        if not isinstance(p, int) or not 0 <= p < self.n:
+            return f"no player {p!r} at this table of {self.n}"
+        rules = self.rules
+        if self.phase == DRAW:
+            if isinstance(a, Buy | Pass | Call):
+                return self._out_of_turn_problem(a)
+            if p != self.current:
+                return f"it is player {self.current}'s turn to draw"
+            if isinstance(a, DrawStock):
+                return None
+            if isinstance(a, DrawDiscard):
+                return None if self.discard else "the discard pile is empty"
+            if isinstance(a, DrawFromPile):
+                return self._pile_problem(p, a.depth)
+            return "draw first: from the stock or the discard pile (R22)"
+        if self.phase == LIVERPOOL_DISCARD:
+            if p != self.current:
+                return f"player {self.current} is discarding after calling"
+            if not isinstance(a, Discard):
+                return "after calling you discard one card (R34)"
+            return self._discard_problem(p, a.card)
+        # PLAY
+        if p != self.current:
+            return f"it is player {self.current}'s turn"
+        hand = self.hands[p]
+        if isinstance(a, Discard):
+            return self._discard_problem(p, a.card)
+        if isinstance(a, Meld):
+            return self._meld_problem(p, a.kind, a.cards, True)
+        if isinstance(a, LayOff):
+            if not self.down[p]:
+                return "lay down your contract before laying off (R24)"
+            if not self._may_lay_off(p):
+                return "you may not lay off in the turn you go down (R43)"
+            if a.card not in hand:
+                return f"you do not hold {a.card}"
+            if self.must_meld is not None and a.card != self.must_meld:
+                return f"first meld {self.must_meld}, the deepest card you took from the pile (R22)"
+            if not 0 <= a.meld < len(self._melds):
+                return f"there is no meld {a.meld}"
+            m = self._melds[a.meld]
+            ok = (
+                can_extend_set(m.cards, a.card, rules)
+                if m.kind == "set"
+                else can_extend_run(m.cards, m.start, a.card, a.high, rules)
+            )
+            return None if ok else f"{a.card} does not fit meld {a.meld} ({format_cards(m.cards)})"
+        if isinstance(a, SwapJoker):
+            if not self._swap_allowed(p):
+                return "you may not swap a joker now (R20, option joker_swap)"
+            if self.must_meld is not None:
+                return f"first meld {self.must_meld}, the deepest card you took from the pile (R22)"
+            if not 0 <= a.meld < len(self._melds):
+                return f"there is no meld {a.meld}"
+            m = self._melds[a.meld]
+            if m.kind != "run":
+                return "a joker in a set is dead (R21)"
+            if not 0 <= a.index < len(m.cards) or not rules.is_wild(m.cards[a.index].rank):
+                return f"there is no joker at place {a.index} of meld {a.meld}"
+            value = m.start + a.index
+            suit = next(c.suit for c in m.cards if not rules.is_wild(c.rank))
+            natural = Card(1 if value == 14 else value, suit)
+            if a.card != natural:
+                return f"that joker stands for {natural}, not {a.card}"
+            if natural not in hand:
+                return f"you do not hold {natural}"
+            if (a.meld, value) in self.unswapped:
+                return "you already took back a swap of that joker this turn"
+            return None
+        if isinstance(a, Unswap):
+            if not self.swaps:
+                return "you have no joker swap to undo"
+            if self.pending:
+                return "take back a swap before you begin to lay down, or finish laying down first"
+            wild = self.swaps[-1][3]
+            return None if wild in hand else "the joker of your last swap is no longer in your hand"
+        if isinstance(a, EndTurn):
+            if self.pending or self.must_meld is not None or self.swaps:
+                return "finish what you began this turn first"
+            if any(self._discard_problem(p, c) is None for c in set(hand)):
+                return "discard a card to end your turn (R25)"
+            return None
+        if isinstance(a, Retract):
+            if not rules.failed_meld_penalty:
+                return "nothing to take back: a lay-down is only begun when it can be completed (R16)"
+            if not self.pending:
+                return "you have not begun to lay down"
+            if self.must_meld is not None and self._pending_has(self.must_meld):
+                return f"you must meld {self.must_meld} this turn (R22)"
+            return None
+        if isinstance(a, DrawStock | DrawDiscard | DrawFromPile):
+            return "you have already drawn this turn"
+        if isinstance(a, Buy | Pass | Call):
+            return "the buy and call windows are closed once a turn begins (R30)"
+        return f"unknown action {a!r}"
+
+    def _out_of_turn_problem(self, a: Action) -> str | None:
+        p, rules = a.player, self.rules
+        if p in self.passed:
+            return "you have passed on this discard"
+        if isinstance(a, Pass):
+            if p == self.current:
+                return "draw instead: passing is for players out of turn"
+            if self._buy_problem(p) is not None and self._call_problem(p) is not None:
+                return "there is nothing to pass on"
+            return None
+        if isinstance(a, Buy):
+            return self._buy_problem(p)
+        return self._call_problem(p)
+
+    def _buy_problem(self, p: int) -> str | None:
+        rules = self.rules
+        if not rules.buying:
+            return "buying is off (R27)"
+        if not self.fresh:
+            return "there is no fresh discard to buy"
+        if p == self.current:
+            return "it is your turn: take the discard instead of buying it"
+        if p == self.discarder:
+            return "you may not buy your own discard"
+        if p in self.buy_requests:
+            return "you have already asked to buy this card"
+        if rules.buy_limit is not None and self.buys_used[p] >= rules.buy_limit:
+            return f"you have used your {rules.buy_limit} buys this deal (R31)"
+        if self.down[p] and not rules.down_may_buy:
+            return "players who are down may not buy (R44)"
+        if self._available_stock(keep_top=2) < rules.buy_penalty + 1:
+            return "the stock is too small to pay for a buy"
+        return None
+
+    def _call_problem(self, p: int) -> str | None:
+        if not self.call_open:
+            return "there is no playable discard to call"
+        if p == self.discarder:
+            return "you may not call your own discard"
+        if self.rules.playable_discard == "liverpool" and not self.down[p]:
+            return "only players who are down may call Liverpool (R34)"
+        return None
+
+    def _pile_problem(self, p: int, depth: int) -> str | None:
+        if not self.rules.pile_draw:
+            return "drawing from inside the discard pile is off (R22, option pile_draw)"
+        if not isinstance(depth, int) or not 1 <= depth < len(self.discard):
+            return f"the discard pile has no card {depth!r} places below the top"
+        deepest = self.discard[-1 - depth]
+        if self.down[p]:
+            if not self._fits_table(deepest):
+                return f"{deepest} fits no meld on the table, so it cannot be melded at once (R22)"
+            return None
+        hand = self.hands[p] + self.discard[-1 - depth :]
+        c = self.contract
+        if not can_complete(hand, c.sets, c.runs, self.rules, whole_hand=c.whole_hand, must_use=deepest):
+            return f"you could not lay down your contract with {deepest} this turn (R22)"
+        return None
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` or raise IllegalAction, leaving the game unchanged."""
+        self.verify(action)
+        self._do(action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply an action known to be legal (e.g. taken from :meth:`legal_actions`): the fast path
+        for search. An illegal action here corrupts the game."""
+        self._do(action)
+
+    def _do(self, a: Action) -> None:
+        self.actions.append(a)
+        self._legal_cache = None
+        p = a.player
+        hand = self.hands[p]
+        if isinstance(a, DrawStock):
+            self._resolve_buys()
+            card = self._draw_stock()
+            if card is None:  # a call's penalty card emptied a stock that cannot be rebuilt
+                self._end_deal(None, "stalemate: the stock ran out")
+                return
+            hand.append(card)
+            self._event("draw_stock", player=p)
+            self._begin_play()
+        elif isinstance(a, DrawDiscard):
+            card = self.discard.pop()
+            hand.append(card)
+            self.taken = card if self.rules.discard_lock else None
+            self._event("draw_discard", player=p, card=str(card))
+            self._begin_play()
+        elif isinstance(a, DrawFromPile):
+            taken = self.discard[-1 - a.depth :]
+            del self.discard[-1 - a.depth :]
+            hand.extend(taken)
+            self.must_meld = taken[0]
+            self._event("draw_pile", player=p, cards=[str(c) for c in taken])
+            self._begin_play()
+        elif isinstance(a, Buy):
+            self.buy_requests.append(p)
+            self._event("buy_request", player=p)
+        elif isinstance(a, Pass):
+            self.passed.append(p)
+            self._event("pass", player=p)
+        elif isinstance(a, Call):
+            self._do_call(p)
+        elif isinstance(a, Meld):
+            _remove_cards(hand, a.cards)
+            self.pending.append((a.kind, list(a.cards)))
+            self._event("meld", player=p, kind=a.kind, cards=[str(c) for c in a.cards])
+            sets, runs, _, _ = self._pending_counts()
+            c = self.contract
+            if sets == c.sets and runs == c.runs and (not c.whole_hand or not hand):
+                self._go_down(p)
+        elif isinstance(a, LayOff):
+            hand.remove(a.card)
+            m = self._melds[a.meld]
+            if m.kind == "run" and not a.high:
+                m.cards.insert(0, a.card)
+                m.start -= 1
+            else:
+                m.cards.append(a.card)
+            if self.must_meld is not None and a.card == self.must_meld:
+                self.must_meld = None
+            self._settle_swaps()
+            self._event("lay_off", player=p, card=str(a.card), meld=a.meld, high=a.high)
+            self._after_hand_change(p)
+        elif isinstance(a, SwapJoker):
+            m = self._melds[a.meld]
+            wild = m.cards[a.index]
+            m.cards[a.index] = a.card
+            hand.remove(a.card)
+            hand.append(wild)
+            self.swaps.append((a.meld, m.start + a.index, a.card, wild))
+            self._event("swap", player=p, meld=a.meld, index=a.index, card=str(a.card))
+        elif isinstance(a, Unswap):
+            meld_id, value, natural, wild = self.swaps.pop()
+            m = self._melds[meld_id]
+            m.cards[value - m.start] = wild
+            hand.remove(wild)
+            hand.append(natural)
+            self.unswapped.append((meld_id, value))
+            self._event("unswap", player=p, meld=meld_id, card=str(natural))
+        elif isinstance(a, Discard):
+            hand.remove(a.card)
+            self.discard.append(a.card)
+            self._event("discard", player=p, card=str(a.card))
+            if not hand:
+                self._end_deal(p, "went out")
+                return
+            self._knock(p)
+            mode = self.rules.playable_discard
+            callable_ = mode in ("call", "liverpool") and self.down[p] and self._fits_table(a.card)
+            self._next_turn((p + 1) % self.n, discarder=p, callable_=callable_)
+        elif isinstance(a, EndTurn):
+            self._event("end_turn", player=p)
+            self._next_turn((p + 1) % self.n, discarder=None, callable_=False, fresh=False)
+        elif isinstance(a, Retract):
+            for _, cards in self.pending:
+                hand.extend(cards)
+            self.pending = []
+            self.retracted = True
+            self._scores[p] += self.rules.failed_meld_penalty
+            self._event("retract", player=p, penalty=self.rules.failed_meld_penalty)
+
+    def _begin_play(self) -> None:
+        self.phase = PLAY
+        self.fresh = False
+        self.call_open = False
+        self.buy_requests = []
+        self.passed = []
+
+    def _resolve_buys(self) -> None:
+        """R29: the current player declined the discard; the winning buyer takes it and pays."""
+        if not self.buy_requests or not self.fresh:
+            return
+        if self.rules.buy_precedence == "first":
+            buyer = self.buy_requests[0]
+        else:
+            buyer = min(self.buy_requests, key=lambda q: (q - self.current) % self.n)
+        card = self.discard.pop()
+        hand = self.hands[buyer]
+        hand.append(card)
+        paid = 0
+        for _ in range(self.rules.buy_penalty):
+            extra = self._draw_stock()
+            if extra is None:  # pragma: no cover - buys are refused when the stock cannot pay
+                break
+            hand.append(extra)
+            paid += 1
+        self.buys_used[buyer] += 1
+        self.knocked[buyer] = False
+        self._event("buy", player=buyer, card=str(card), penalty=paid)
+
+    def _do_call(self, caller: int) -> None:
+        offender = self.discarder
+        assert offender is not None
+        card = self.discard.pop()
+        self._event("call", player=caller, offender=offender, card=str(card))
+        self.call_open = False
+        self.fresh = False
+        self.buy_requests = []
+        self.passed = []
+        if self.rules.playable_discard == "call":
+            hand = self.hands[offender]
+            hand.append(card)
+            paid = 0
+            for _ in range(self.rules.playable_discard_penalty):
+                extra = self._draw_stock()
+                if extra is None:
+                    break
+                hand.append(extra)
+                paid += 1
+            self.knocked[offender] = False
+            self._event("call_penalty", player=offender, card=str(card), penalty=paid)
+        else:  # liverpool: the caller takes it and discards one
+            self.hands[caller].append(card)
+            self.current = caller
+            self.phase = LIVERPOOL_DISCARD
+            self.taken = None
+
+    def _go_down(self, p: int) -> None:
+        """R14: the staged melds become the player's contract on the table."""
+        for kind, cards in self.pending:
+            start = run_start(cards, self.rules) if kind == "run" else 0
+            self._melds.append(_Meld(len(self._melds), p, kind, cards, start or 0))
+        self.pending = []
+        self.must_meld = None
+        self.down[p] = True
+        self.down_turn[p] = self.turn
+        self._settle_swaps()
+        self._event("down", player=p)
+        self._after_hand_change(p)
+
+    def _settle_swaps(self) -> None:
+        """R20: a swapped wild card counts as played once it has left the hand."""
+        if self.swaps:
+            hand = self.hands[self.current]
+            wilds = sum(1 for c in hand if self.rules.is_wild(c.rank))
+            while self.swaps and wilds < len(self.swaps):
+                self.swaps.pop(0)
+
+    def _after_hand_change(self, p: int) -> None:
+        """Going out or floating once a hand is empty after melding (R15, R37, R38)."""
+        if self.hands[p]:
+            self._knock(p)
+            return
+        if self.contract.whole_hand or not self.rules.floating:
+            self._end_deal(p, "went out")
+            return
+        self._event("float", player=p)
+        self._next_turn((p + 1) % self.n, discarder=None, callable_=False, fresh=False)
+
+    def _knock(self, p: int) -> None:
+        size = len(self.hands[p])
+        if size == 1 and not self.knocked[p]:
+            self.knocked[p] = True
+            if self.rules.knock:
+                self._event("knock", player=p)
+        elif size != 1:
+            self.knocked[p] = False
+
+    def _next_turn(self, player: int, discarder: int | None, callable_: bool, fresh: bool = True) -> None:
+        limit = self.rules.turn_limit
+        if limit is not None and self.turn >= limit:
+            self._end_deal(None, f"stalemate: {limit} turns")
+            return
+        self.turn += 1
+        self.current = player
+        self._open_draw(discarder=discarder, fresh=fresh, callable_=callable_)
+
+    def _end_deal(self, out: int | None, reason: str) -> None:
+        """R37, R40, R45: score the hands left and start the next deal or end the game."""
+        rules = self.rules
+        points = [0 if p == out else hand_points(self.hands[p], rules) for p in range(self.n)]
+        for p in range(self.n):
+            self._scores[p] += points[p]
+        self.deal_scores.append(points)
+        self._event(
+            "deal_end",
+            out=out,
+            reason=reason,
+            points=points,
+            hands={str(p): format_cards(h) for p, h in enumerate(self.hands)},
+            scores=self._scores[:],
+        )
+        self.pending = []
+        if self.deal_index + 1 >= len(rules.schedule):
+            self.phase = OVER
+            self._event("game_over", scores=self._scores[:], winners=self.winners)
+            return
+        self._start_deal()
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every action any player may take now (or only ``player``'s), out-of-turn buys, calls
+        and passes included. Melds are listed with wild cards only filling gaps or ends; apply
+        also accepts any other valid arrangement.
+        """
+        cache = self._legal_cache
+        version = len(self.actions)
+        if cache is None or cache[0] != version:
+            cache = (version, self._legal())
+            self._legal_cache = cache
+        if player is None:
+            return cache[1][:]
+        return [a for a in cache[1] if a.player == player]
+
+    def _legal(self) -> list[Action]:
+        out: list[Action] = []
+        if self.phase == OVER:
+            return out
+        p = self.current
+        if self.phase == DRAW:
+            out.append(DrawStock(p))
+            if self.discard:
+                out.append(DrawDiscard(p))
+            if self.rules.pile_draw:
+                out.extend(DrawFromPile(p, d) for d in range(1, len(self.discard)) if self._pile_problem(p, d) is None)
+            for q in range(self.n):
+                if q == p or q in self.passed:
+                    continue
+                buy = self._buy_problem(q) is None
+                call = self._call_problem(q) is None
+                if buy:
+                    out.append(Buy(q))
+                if call:
+                    out.append(Call(q))
+                if buy or call:
+                    out.append(Pass(q))
+            return out
+        hand = self.hands[p]
+        distinct = sorted(set(hand))
+        if self.phase == LIVERPOOL_DISCARD:
+            return [Discard(p, c) for c in distinct]
+        rules = self.rules
+        # melds toward the contract
+        if not self.down[p] and not self.retracted:
+            out.extend(self._legal_melds(p))
+        # lay-offs
+        if self._may_lay_off(p):
+            cards = [self.must_meld] if self.must_meld is not None else distinct
+            for m in self._melds:
+                for card in cards:
+                    if m.kind == "set":
+                        if can_extend_set(m.cards, card, rules):
+                            out.append(LayOff(p, card, m.id, True))
+                    else:
+                        if can_extend_run(m.cards, m.start, card, True, rules):
+                            out.append(LayOff(p, card, m.id, True))
+                        if can_extend_run(m.cards, m.start, card, False, rules):
+                            out.append(LayOff(p, card, m.id, False))
+        # joker swaps
+        if self.must_meld is None and self._swap_allowed(p):
+            held = set(hand)
+            for m in self._melds:
+                if m.kind != "run":
+                    continue
+                suit = ""
+                for i, c in enumerate(m.cards):
+                    if rules.is_wild(c.rank):
+                        continue
+                    suit = c.suit
+                    break
+                for i, c in enumerate(m.cards):
+                    if rules.is_wild(c.rank):
+                        value = m.start + i
+                        natural = Card(1 if value == 14 else value, suit)
+                        if natural in held and (m.id, value) not in self.unswapped:
+                            out.append(SwapJoker(p, m.id, i, natural))
+        if self.swaps and not self.pending and self.swaps[-1][3] in hand:
+            out.append(Unswap(p))
+        if self.pending:
+            if rules.failed_meld_penalty and self._problem(Retract(p)) is None:
+                out.append(Retract(p))
+            return out
+        if self.must_meld is not None or self.swaps:
+            return out
+        discards = [Discard(p, c) for c in distinct if self._discard_problem(p, c) is None]
+        out.extend(discards)
+        if not discards:
+            out.append(EndTurn(p))
+        return out
+
+    def _legal_melds(self, p: int) -> list[Action]:
+        rules, contract = self.rules, self.contract
+        hand = self.hands[p]
+        sets, runs, ranks, suits = self._pending_counts()
+        check = not rules.failed_meld_penalty or self.must_meld is not None
+        if check and not self.pending:
+            must = self.must_meld
+            if not can_complete(hand, contract.sets, contract.runs, rules, whole_hand=contract.whole_hand, must_use=must):
+                return []
+        exact = rules.exact_melds and not contract.whole_hand
+        out: list[Action] = []
+        for kind, left in (("set", contract.sets - sets), ("run", contract.runs - runs)):
+            if left <= 0:
+                continue
+            for cards in candidate_melds(hand, kind, rules, exact=exact):
+                if self._meld_problem(p, kind, cards, check) is None:
+                    out.append(Meld(p, kind, tuple(cards)))
+        return out
+
+    # ------------------------------------------------------------------ views
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` may know, as JSON-serializable data: their own hand, everyone's hand
+        size, the table, the whole discard pile and the public history; never another hand, the
+        stock's order or the seed."""
+        if not 0 <= player < self.n:
+            raise ValueError(f"no player {player} at this table of {self.n}")
+        c = self.contract
+        return {
+            "player": player,
+            "players": self.n,
+            "deal": self.deal,
+            "deals": len(self.rules.schedule),
+            "contract": {"sets": c.sets, "runs": c.runs, "cards": c.cards, "whole_hand": c.whole_hand, "text": c.describe()},
+            "dealer": self.dealer,
+            "current": self.current,
+            "phase": self.phase,
+            "turn": self.turn,
+            "version": len(self.actions),
+            "hand": [str(card) for card in self.hands[player]],
+            "hand_sizes": [len(h) for h in self.hands],
+            "down": self.down[:],
+            "buys_used": self.buys_used[:],
+            "scores": self._scores[:],
+            "deal_scores": [s[:] for s in self.deal_scores],
+            "melds": [{"id": m.id, "owner": m.owner, "kind": m.kind, "cards": [str(x) for x in m.cards]} for m in self._melds],
+            "staged": [{"kind": k, "cards": [str(x) for x in cards]} for k, cards in self.pending],
+            "discard_pile": [str(card) for card in self.discard],
+            "stock_size": len(self.stock),
+            "deck_size": self._deck_size,
+            "buy_window": self.phase == DRAW and self.fresh and self.rules.buying,
+            "buy_requests": self.buy_requests[:],
+            "call_window": self.phase == DRAW and self.call_open,
+            "taken_from_discard": str(self.taken) if self.taken is not None and player == self.current else None,
+            "must_meld": str(self.must_meld) if self.must_meld is not None else None,
+            "events": [dict(e) for e in self.events[self.deal_events_start :]],
+            "is_over": self.phase == OVER,
+            "winners": self.winners if self.phase == OVER else [],
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.n} players, deal {self.deal}, {self.phase}, player {self.current} to act, "
+            f"scores {self._scores}>"
+        )
+

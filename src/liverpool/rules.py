@@ -1,0 +1,606 @@
+"""Rule options: a frozen, self-validating :class:`RuleSet` with the named presets.
+
+Each field carries one or more numbered rules of ``RULES.md`` (see ``docs/rules.md``).
+
+>>> RuleSet() == RuleSet.preset("liverpool")
+True
+>>> RuleSet.preset("contract").run_min
+3
+>>> import dataclasses
+>>> dataclasses.replace(RuleSet(), run_min=1)
+Traceback (most recent call last):
+...
+ValueError: run_min must be at least 2, got 1
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Final, Literal, get_args
+
+__all__ = ["DEFAULT_SCHEDULE", "PRESETS", "Contract", "RuleSet", "parse_schedule"]
+
+JokerSwap = Literal["going_down_turn", "once_down", "later_turns", "off"]
+PlayableDiscard = Literal["call", "liverpool", "strict", "off"]
+BuyPrecedence = Literal["nearest", "first"]
+RunJokerCheck = Literal["always", "initial"]
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """One deal of the schedule: the melds to lay down and the cards dealt (R6, R10, R15, R48).
+
+    >>> Contract(sets=1, runs=2, cards=12)
+    Contract(sets=1, runs=2, cards=12, whole_hand=False)
+    >>> str(Contract(0, 3, 12, whole_hand=True))
+    '3R/12*'
+    """
+
+    sets: int
+    runs: int
+    cards: int
+    whole_hand: bool = False
+    """R15: the whole hand goes down at once, no final discard, melds may be longer."""
+
+    def __post_init__(self) -> None:
+        if self.sets < 0 or self.runs < 0 or self.sets + self.runs == 0:
+            raise ValueError(f"schedule: a contract needs at least one meld, got {self}")
+        if not 1 <= self.cards <= 30:
+            raise ValueError(f"schedule: cards dealt must be 1-30, got {self.cards}")
+
+    def __str__(self) -> str:
+        melds = (f"{self.sets}S" if self.sets else "") + (f"{self.runs}R" if self.runs else "")
+        return f"{melds}/{self.cards}{'*' if self.whole_hand else ''}"
+
+    def describe(self) -> str:
+        """Plain words, e.g. ``1 set + 2 runs``."""
+        parts = []
+        if self.sets:
+            parts.append(f"{self.sets} set{'s' if self.sets > 1 else ''}")
+        if self.runs:
+            parts.append(f"{self.runs} run{'s' if self.runs > 1 else ''}")
+        return " + ".join(parts)
+
+
+DEFAULT_SCHEDULE: Final = (
+    Contract(2, 0, 10),
+    Contract(1, 1, 10),
+    Contract(0, 2, 10),
+    Contract(3, 0, 10),
+    Contract(2, 1, 12),
+    Contract(1, 2, 12),
+    Contract(0, 3, 12, whole_hand=True),
+)
+
+_CONTRACT_RE: Final = re.compile(r"^(?:(\d+)S)?(?:(\d+)R)?/(\d+)(\*?)$", re.IGNORECASE)
+
+
+def parse_schedule(text: str) -> tuple[Contract, ...]:
+    """Parse a deal schedule such as ``2S/10,1S1R/10,3R/12*`` (``*``: whole hand, R15).
+
+    >>> parse_schedule("2S/10, 3R/12*")
+    (Contract(sets=2, runs=0, cards=10, whole_hand=False), Contract(sets=0, runs=3, cards=12, whole_hand=True))
+    """
+    contracts = []
+    for part in text.replace(" ", "").split(","):
+        match = _CONTRACT_RE.match(part)
+        if not match or not (match.group(1) or match.group(2)):
+            raise ValueError(f"schedule: cannot read contract {part!r} (write e.g. 2S/10 or 1S2R/12*)")
+        sets, runs, cards, star = match.groups()
+        contracts.append(Contract(int(sets or 0), int(runs or 0), int(cards), bool(star)))
+    return tuple(contracts)
+
+
+LIVERPOOL_RANK_POINTS: Final = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
+CONTRACT_RANK_POINTS: Final = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every rule option, each field named after what it decides; defaults are the ``liverpool``
+    preset. Instances validate themselves; change options with :func:`dataclasses.replace`.
+    """
+
+    # Players and cards (R1, R2, R46)
+    min_players: int = 2
+    """R2: fewest players."""
+    max_players: int = 8
+    """R2: most players."""
+    packs: int | None = None
+    """R1: packs shuffled together; None picks by ``pack_schedule``."""
+    pack_schedule: tuple[tuple[int, int], ...] = ((5, 2), (8, 3))
+    """R1: (up to this many players, use this many packs), in increasing order."""
+    jokers_per_pack: int = 2
+    """R1, R46: jokers added per pack."""
+    wild_rank: int | None = None
+    """R46: an extra wild rank (2 = deuces wild); such cards play exactly as jokers."""
+    # Dealing (R4-R9)
+    cut_for_dealer: bool = True
+    """R4: players cut for the first dealer (lowest deals); off: seat 0 deals first."""
+    cut_bonus: int = 0
+    """R5: points taken off a cutter who cuts exactly the cards dealt plus the upcard (0 = off)."""
+    upcard: bool = True
+    """R7: one card is turned up to start the discard pile."""
+    schedule: tuple[Contract, ...] = DEFAULT_SCHEDULE
+    """R6, R10, R15, R48: the contract and hand size of each deal."""
+    # Melds (R3, R11-R19)
+    ace_high: bool = True
+    """R3: an ace may end a run high (Q-K-A); it is always allowed low. Runs never wrap."""
+    set_min: int = 3
+    """R11: fewest cards in a set."""
+    set_max: int | None = None
+    """R11: most cards in a set (None: no limit)."""
+    set_distinct_suits: bool = False
+    """R11: no two natural cards of one suit in a set."""
+    sets_distinct_ranks: bool = False
+    """R11: the sets of one contract must be of different ranks."""
+    run_min: int = 4
+    """R12: fewest cards in a run."""
+    runs_distinct_suits: bool = False
+    """R13: the runs of one contract must be of different suits."""
+    failed_meld_penalty: int = 0
+    """R16: points for abandoning a begun lay-down (0: the engine only lets a player begin a
+    lay-down that can be completed)."""
+    set_min_naturals: int = 2
+    """R18: natural cards a set needs."""
+    run_joker_check: RunJokerCheck = "always"
+    """R19: "always": every 4 consecutive cards of a run hold at most one wild card, checked
+    whenever a run is laid or extended; "initial": checked only when the run is first laid."""
+    joker_swap: JokerSwap = "going_down_turn"
+    """R20: when a joker in a run may be exchanged for the card it stands for."""
+    # A turn (R22-R26, R42, R43)
+    pile_draw: bool = False
+    """R22: a player may take several cards from inside the discard pile, melding the deepest."""
+    discard_lock: bool = True
+    """R26: a card just taken alone from the discard pile may not be discarded that turn."""
+    exact_melds: bool = False
+    """R42: melds laid at going down must have exactly the minimum length."""
+    layoff_same_turn: bool = True
+    """R43: a player may lay off in the turn they go down."""
+    # Buying (R27-R31, R44, R47)
+    buying: bool = True
+    """R27: other players may buy a discard the next player does not take."""
+    buy_penalty: int = 1
+    """R28, R47: penalty cards from the stock per buy."""
+    buy_precedence: BuyPrecedence = "nearest"
+    """R29: "nearest" clockwise to the player about to draw, or "first" to ask."""
+    buy_limit: int | None = None
+    """R31, R47: buys per player per deal (None: unlimited)."""
+    down_may_buy: bool = True
+    """R44: players who are down may buy."""
+    # Discarding a playable card (R32-R36)
+    playable_discard: PlayableDiscard = "call"
+    """R32-R36: a down player's discard that fits a meld: "call" (R33, any other player calls,
+    the offender takes it back plus a penalty card), "liverpool" (R34, down players call, the
+    caller takes it and discards), "strict" (R36, refused), "off" (allowed)."""
+    playable_discard_penalty: int = 1
+    """R33: penalty cards the offender draws when called."""
+    # Going out and scoring (R37-R41, R45, R49)
+    floating: bool = True
+    """R38: a player who lays off every card floats; off: melding every card goes out."""
+    knock: bool = True
+    """R39: announce a player with one card left."""
+    rank_points: tuple[int, ...] = LIVERPOOL_RANK_POINTS
+    """R40, R49: points of a card left in hand, ace to king."""
+    joker_points: int = 15
+    """R40, R49: points of a joker left in hand."""
+    stock_rebuilds: int | None = 3
+    """R9, R45: times the stock is rebuilt in a deal; the next time it runs out the deal ends
+    with everyone scoring their hand (None: unlimited)."""
+    turn_limit: int | None = 500
+    """R45: turns after which a deal with no one out ends as a stalemate (None: no limit)."""
+
+    def __post_init__(self) -> None:
+        _validate(self)
+        object.__setattr__(self, "_points", (self.joker_points, *self.rank_points))
+
+    # ------------------------------------------------------------------ presets and options
+    @classmethod
+    def preset(cls, name: str) -> RuleSet:
+        """The named preset: ``liverpool`` (the default) or ``contract``."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}") from None
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """Every option's name."""
+        return [f.name for f in dataclasses.fields(cls)]
+
+    def with_options(self, **options: Any) -> RuleSet:
+        """A copy with options changed; values may be strings as typed on a command line.
+
+        >>> RuleSet().with_options(run_min="3", buy_limit="none").buy_limit is None
+        True
+        """
+        known = {f.name: f for f in dataclasses.fields(self)}
+        changes = {}
+        for name, value in options.items():
+            if name not in known:
+                raise ValueError(f"unknown option {name!r}; options are: {', '.join(known)}")
+            changes[name] = _coerce(name, known[name].type, value) if isinstance(value, str) else value
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as JSON-compatible values."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "schedule":
+                value = ",".join(map(str, value))
+            elif isinstance(value, tuple):
+                value = [list(v) if isinstance(v, tuple) else v for v in value]
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Inverse of :meth:`to_dict`."""
+        values = dict(data)
+        if isinstance(values.get("schedule"), str):
+            values["schedule"] = parse_schedule(values["schedule"])
+        if "pack_schedule" in values:
+            values["pack_schedule"] = tuple(tuple(p) for p in values["pack_schedule"])
+        if "rank_points" in values:
+            values["rank_points"] = tuple(values["rank_points"])
+        return cls().with_options(**values)
+
+    # ------------------------------------------------------------------ derived values
+    def packs_for(self, players: int) -> int:
+        """R1: packs used by a table of ``players``."""
+        if self.packs is not None:
+            return self.packs
+        for most, packs in self.pack_schedule:
+            if players <= most:
+                return packs
+        return self.pack_schedule[-1][1]
+
+    def deck_size(self, players: int) -> int:
+        """Cards in the deck for ``players``."""
+        packs = self.packs_for(players)
+        return packs * (52 + self.jokers_per_pack)
+
+    def check_table(self, players: int) -> None:
+        """Raise ValueError when ``players`` cannot play under these rules (R1, R2)."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{players} players: these rules allow {self.min_players}-{self.max_players} "
+                "(options min_players, max_players)"
+            )
+        most = max(c.cards for c in self.schedule)
+        left = self.deck_size(players) - players * most - (1 if self.upcard else 0)
+        if left < players:
+            raise ValueError(
+                f"{players} players with {self.packs_for(players)} pack(s) of "
+                f"{52 + self.jokers_per_pack} cards leave {left} card(s) in the stock after "
+                f"dealing {most}; raise option packs (or pack_schedule)"
+            )
+
+    def points(self, rank: int) -> int:
+        """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""
+        return self._points[rank]  # type: ignore[attr-defined,no-any-return]
+
+    def is_wild(self, rank: int) -> bool:
+        """True for a joker, or a card of the wild rank (R46)."""
+        return rank == 0 or rank == self.wild_rank
+
+    def describe(self, players: int | None = None) -> list[tuple[str, str]]:
+        """The rules in effect in plain words, as (rule number, sentence) pairs."""
+        return _describe(self, players)
+
+
+def _coerce(name: str, kind: Any, text: str) -> Any:
+    kind = str(kind)
+    low = text.strip().lower()
+    try:
+        if name == "schedule":
+            return parse_schedule(text)
+        if name == "pack_schedule":
+            pairs = []
+            for part in text.split(","):
+                most, packs = part.split(":")
+                pairs.append((int(most), int(packs)))
+            return tuple(pairs)
+        if name == "rank_points":
+            return tuple(int(v) for v in text.replace(" ", "").split(","))
+        if "None" in kind and low in ("none", "null", "off", "unlimited", ""):
+            return None
+        if kind.startswith("bool"):
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(text)
+        if kind.startswith("int"):
+            return int(text)
+        if "Literal" in kind or kind in ("JokerSwap", "PlayableDiscard", "BuyPrecedence", "RunJokerCheck"):
+            return low
+    except ValueError:
+        raise ValueError(f"option {name}: cannot read {text!r} as {kind}") from None
+    return text
+
+
+_CHOICES: Final = {
+    "joker_swap": get_args(JokerSwap),
+    "playable_discard": get_args(PlayableDiscard),
+    "buy_precedence": get_args(BuyPrecedence),
+    "run_joker_check": get_args(RunJokerCheck),
+}
+
+
+def _validate(r: RuleSet) -> None:
+    def need(ok: bool, option: str, message: str) -> None:
+        if not ok:
+            raise ValueError(f"{option} {message}")
+
+    for f in dataclasses.fields(r):
+        value = getattr(r, f.name)
+        kind = str(f.type)
+        if kind.startswith("bool"):
+            need(isinstance(value, bool), f.name, f"must be true or false, got {value!r}")
+        elif kind.startswith("int"):
+            need(
+                isinstance(value, int) and not isinstance(value, bool) or (value is None and "None" in kind),
+                f.name,
+                f"must be a whole number{' or None' if 'None' in kind else ''}, got {value!r}",
+            )
+    for option, choices in _CHOICES.items():
+        value = getattr(r, option)
+        need(value in choices, option, f"must be one of {', '.join(choices)}, got {value!r}")
+    need(r.min_players >= 2, "min_players", f"must be at least 2, got {r.min_players}")
+    need(r.max_players >= r.min_players, "max_players", f"must be at least min_players, got {r.max_players}")
+    need(r.max_players <= 12, "max_players", f"must be at most 12, got {r.max_players}")
+    need(r.packs is None or 1 <= r.packs <= 8, "packs", f"must be 1-8 or None, got {r.packs}")
+    need(len(r.pack_schedule) > 0, "pack_schedule", "must name at least one (players, packs) pair")
+    last = 0
+    for pair in r.pack_schedule:
+        need(
+            isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(v, int) for v in pair),
+            "pack_schedule",
+            f"must hold (players, packs) pairs, got {pair!r}",
+        )
+        need(pair[0] > last and 1 <= pair[1] <= 8, "pack_schedule", f"pairs must rise, packs 1-8, got {pair!r}")
+        last = pair[0]
+    need(0 <= r.jokers_per_pack <= 8, "jokers_per_pack", f"must be 0-8, got {r.jokers_per_pack}")
+    need(r.wild_rank is None or 1 <= r.wild_rank <= 13, "wild_rank", f"must be 1-13 or None, got {r.wild_rank}")
+    need(r.cut_bonus >= 0, "cut_bonus", f"must be 0 (off) or the points taken off, got {r.cut_bonus}")
+    need(
+        isinstance(r.schedule, tuple) and len(r.schedule) > 0 and all(isinstance(c, Contract) for c in r.schedule),
+        "schedule",
+        "must be a non-empty tuple of Contract",
+    )
+    need(r.set_min >= 2, "set_min", f"must be at least 2, got {r.set_min}")
+    need(r.set_max is None or r.set_max >= r.set_min, "set_max", f"must be None or at least set_min, got {r.set_max}")
+    need(
+        not (r.set_distinct_suits and r.set_min > 4),
+        "set_distinct_suits",
+        "cannot hold with set_min above 4 (there are four suits)",
+    )
+    need(r.run_min >= 2, "run_min", f"must be at least 2, got {r.run_min}")
+    need(r.run_min <= (14 if r.ace_high else 13), "run_min", f"is longer than any run, got {r.run_min}")
+    need(r.failed_meld_penalty >= 0, "failed_meld_penalty", f"must be 0 or more, got {r.failed_meld_penalty}")
+    need(
+        1 <= r.set_min_naturals <= r.set_min,
+        "set_min_naturals",
+        f"must be 1 to set_min, got {r.set_min_naturals}",
+    )
+    need(r.buy_penalty >= 0, "buy_penalty", f"must be 0 or more, got {r.buy_penalty}")
+    need(r.buy_limit is None or r.buy_limit >= 0, "buy_limit", f"must be None or 0 or more, got {r.buy_limit}")
+    need(r.playable_discard_penalty >= 0, "playable_discard_penalty", "must be 0 or more")
+    need(
+        len(r.rank_points) == 13 and all(isinstance(v, int) and v >= 0 for v in r.rank_points),
+        "rank_points",
+        f"must be 13 whole numbers (ace to king), got {r.rank_points!r}",
+    )
+    need(r.joker_points >= 0, "joker_points", f"must be 0 or more, got {r.joker_points}")
+    need(r.stock_rebuilds is None or r.stock_rebuilds >= 0, "stock_rebuilds", "must be None or 0 or more")
+    need(r.turn_limit is None or r.turn_limit >= 1, "turn_limit", "must be None or at least 1")
+    for contract in r.schedule:
+        if contract.runs > 1 and r.runs_distinct_suits:
+            need(contract.runs <= 4, "runs_distinct_suits", f"cannot hold for {contract.runs} runs")
+        if contract.sets > 1 and r.sets_distinct_ranks:
+            need(contract.sets <= 13, "sets_distinct_ranks", f"cannot hold for {contract.sets} sets")
+
+
+PRESETS: Final[dict[str, RuleSet]] = {}
+PRESETS["liverpool"] = RuleSet()
+PRESETS["contract"] = RuleSet(
+    min_players=3,
+    pack_schedule=((4, 1), (12, 2)),
+    jokers_per_pack=1,
+    set_max=4,
+    set_distinct_suits=True,
+    run_min=3,
+    runs_distinct_suits=True,
+    joker_swap="later_turns",
+    pile_draw=True,
+    buying=False,
+    playable_discard="off",
+    floating=False,
+    rank_points=CONTRACT_RANK_POINTS,
+)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
+    n = players
+    packs = (
+        f"{r.packs_for(n)} pack(s)"
+        if n is not None
+        else (f"{r.packs} pack(s)" if r.packs else ", ".join(f"{p} pack(s) up to {m} players" for m, p in r.pack_schedule))
+    )
+    lines: list[tuple[str, str]] = [
+        ("R1", f"Cards: {packs} of 52 with {r.jokers_per_pack} joker(s) each, shuffled together."),
+        ("R2", f"Players: {r.min_players} to {r.max_players}."),
+        (
+            "R3",
+            "Ranks run A-2-...-K"
+            + ("-A: an ace is low or high, never both in one run" if r.ace_high else ": an ace is low only")
+            + "; runs never wrap (K-A-2 is illegal).",
+        ),
+        (
+            "R4",
+            "The first dealer is chosen by cutting: lowest card deals"
+            if r.cut_for_dealer
+            else "Seat 1 deals first",
+        ),
+        (
+            "R5",
+            f"Cut bonus: a cutter who cuts exactly the cards needed for the deal and the upcard scores -{r.cut_bonus}."
+            if r.cut_bonus
+            else "Cut bonus: off.",
+        ),
+        ("R6", "Cards dealt per deal: " + ", ".join(str(c.cards) for c in r.schedule) + "."),
+        ("R7", "One card is turned up to start the discard pile." if r.upcard else "No upcard: the discard pile starts empty."),
+        ("R8", "The player left of the dealer plays first; play goes clockwise; the deal passes left."),
+        ("R9", "When the stock runs out the discard pile, less its top card, is shuffled into a new stock."),
+        (
+            "R10",
+            "Contracts: "
+            + "; ".join(f"deal {i}: {c.describe()}" for i, c in enumerate(r.schedule, 1))
+            + ".",
+        ),
+        (
+            "R11",
+            f"A set is {r.set_min}"
+            + (f" to {r.set_max}" if r.set_max else " or more")
+            + " cards of one rank"
+            + ("; no two natural cards of one suit" if r.set_distinct_suits else "")
+            + ("; the sets of one contract differ in rank" if r.sets_distinct_ranks else "; two sets of a contract may share a rank")
+            + ".",
+        ),
+        ("R12", f"A run is {r.run_min} or more consecutive cards of one suit."),
+        ("R13", f"Runs of one contract must differ in suit: {_yes(r.runs_distinct_suits)}."),
+        ("R14", "The contract goes down all at once, in one turn, once per deal."),
+        (
+            "R15",
+            "Deals marked whole-hand ("
+            + (", ".join(str(i) for i, c in enumerate(r.schedule, 1) if c.whole_hand) or "none")
+            + "): every card goes down at once, no final discard, melds may be longer.",
+        ),
+        (
+            "R16",
+            f"Abandoning a begun lay-down costs {r.failed_meld_penalty} points."
+            if r.failed_meld_penalty
+            else "A lay-down that cannot be completed is refused (no penalty).",
+        ),
+        (
+            "R17",
+            "Jokers"
+            + (f" and every {_rank_word(r.wild_rank)}" if r.wild_rank else "")
+            + " are wild; in a run a wild card's rank and suit follow from its place.",
+        ),
+        ("R18", f"A set needs at least {r.set_min_naturals} natural cards."),
+        (
+            "R19",
+            "Every 4 consecutive cards of a run hold at most one wild card"
+            + (", checked whenever a run is laid or extended." if r.run_joker_check == "always" else ", checked when the run is first laid."),
+        ),
+        ("R20", "Joker swap: " + _SWAP_WORDS[r.joker_swap] + "."),
+        ("R21", "A joker in a set is dead: it can never be taken back."),
+        (
+            "R22",
+            "Draw the top discard or the top of the stock"
+            + ("; or several cards from inside the discard pile, melding the deepest at once." if r.pile_draw else "."),
+        ),
+        ("R23", "Lay down the contract when you can (R14)."),
+        ("R24", "Once down, lay off cards on any player's melds."),
+        (
+            "R25",
+            "Discard one card to end the turn" + ("." if r.floating else ", unless every card was melded."),
+        ),
+        (
+            "R26",
+            "A card just taken alone from the top of the discard pile may not be discarded that turn: "
+            + _yes(r.discard_lock)
+            + ".",
+        ),
+        ("R27", f"Buying a discard the next player does not take: {_yes(r.buying)}."),
+        ("R28", f"A buy costs {r.buy_penalty} penalty card(s) from the stock."),
+        (
+            "R29",
+            "Several buyers: "
+            + ("the nearest clockwise to the player about to draw wins." if r.buy_precedence == "nearest" else "the first to ask wins."),
+        ),
+        ("R30", "The buy window ends when the next player draws from the stock."),
+        ("R31", "Buys per player per deal: " + ("unlimited." if r.buy_limit is None else f"{r.buy_limit}.")),
+        (
+            "R32",
+            "A down player must not discard a card that fits a meld on the table: "
+            + _yes(r.playable_discard != "off")
+            + ".",
+        ),
+        (
+            "R33",
+            "Calling rummy: any other player may call such a discard before the next turn starts; "
+            f"the offender takes it back plus {r.playable_discard_penalty} penalty card(s)"
+            + (" (in effect)." if r.playable_discard == "call" else " (not in effect)."),
+        ),
+        (
+            "R34",
+            "Calling Liverpool: only down players may call; the first caller takes the card and discards one, "
+            "play resumes after the caller" + (" (in effect)." if r.playable_discard == "liverpool" else " (not in effect)."),
+        ),
+        ("R35", "The rule does not apply to the discard that goes out."),
+        ("R36", "Strict: such a discard is refused" + (" (in effect)." if r.playable_discard == "strict" else " (not in effect).")),
+        ("R37", "A player goes out by discarding their last card (whole-hand deals: by melding the whole hand)."),
+        (
+            "R38",
+            "Floating: a player who lays off every card stays in and must still go out by a discard."
+            if r.floating
+            else "No floating: melding every card goes out.",
+        ),
+        ("R39", f"A player with one card left is announced: {_yes(r.knock)}."),
+        (
+            "R40",
+            "Points left in hand: "
+            + ", ".join(f"{_rank_word(i + 1)} {v}" for i, v in enumerate(r.rank_points))
+            + f", joker {r.joker_points}.",
+        ),
+        ("R41", f"{len(r.schedule)} deals; the lowest total wins; ties share the win."),
+        ("R42", "Melds laid at going down: " + ("exactly the minimum length." if r.exact_melds else "may be longer than the minimum.")),
+        ("R43", "Lay off in the turn you go down: " + ("allowed." if r.layoff_same_turn else "not until the next turn.")),
+        ("R44", "Players who are down may buy: " + _yes(r.down_may_buy) + "."),
+        (
+            "R45",
+            "A deal with no one out ends, everyone scoring their hand, "
+            + ("never for lack of stock" if r.stock_rebuilds is None else f"when the stock runs out after {r.stock_rebuilds} rebuild(s)")
+            + ("" if r.turn_limit is None else f", or after {r.turn_limit} turns")
+            + ".",
+        ),
+        (
+            "R46",
+            f"Jokers per pack: {r.jokers_per_pack}; extra wild rank: "
+            + (_rank_word(r.wild_rank) if r.wild_rank else "none")
+            + ".",
+        ),
+        ("R47", f"Buy price: {r.buy_penalty} penalty card(s); limit: " + ("none." if r.buy_limit is None else f"{r.buy_limit} per deal.")),
+        ("R48", "Deal schedule: " + ",".join(map(str, r.schedule)) + "."),
+        ("R49", "Scoring table: see R40."),
+    ]
+    return lines
+
+
+_SWAP_WORDS: Final = {
+    "going_down_turn": "allowed only in the turn a player lays down their contract",
+    "once_down": "allowed in any turn once the player is down",
+    "later_turns": "allowed in turns after the one in which the player went down",
+    "off": "not allowed",
+}
+
+
+def _rank_word(rank: int) -> str:
+    return ("joker", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")[rank]
+
+
+def rules_json(r: RuleSet) -> str:
+    """The options as one JSON text (stable key order)."""
+    return json.dumps(r.to_dict(), sort_keys=True)
+

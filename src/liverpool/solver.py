@@ -1,0 +1,945 @@
+"""The contract solver: which melds can a hand lay down, leaving the fewest points (R10-R19, R42).
+
+A hand is read as counts of natural cards per card code plus a list of wild cards (jokers and the
+optional wild rank, R46). The search is split by what couples the melds:
+
+* sets (R11, R18) are decided rank by rank. A natural card that no run of its suit could ever hold
+  ("dead" for runs) is interchangeable with the other such cards of its rank, so only run-relevant
+  naturals are branched on;
+* runs (R3, R12, R13, R19) are then solved suit by suit: for each suit a memoised table gives, for
+  each number of wild cards, the best natural points ``m`` runs of that suit can hold; a small
+  knapsack over the suits combines them;
+* the wild cards left over go into the sets when the sets can take them (no cap, R42 off), and the
+  wild cards used are always the ones worth the most points.
+
+Branch and bound on the points that are surely left in hand prunes the set search. Results are
+memoised per rule set (hands repeat a lot inside legal-move generation).
+
+>>> from liverpool.cards import format_cards, parse_cards
+>>> from liverpool.rules import RuleSet
+>>> [format_cards(m) for m in find_contract(parse_cards("7H 7S 7D 9C 9D JK 2C"), 1, RuleSet())]
+['7S 7H 7D', '9D 9C JK']
+>>> [format_cards(m) for m in find_contract(parse_cards("3H 4H JK 6H 7C 7D 7S 2C"), 2, RuleSet())]
+['7S 7D 7C', '3H 4H JK 6H']
+>>> find_contract(parse_cards("3H 4H 6H 7H 9C"), 3, RuleSet()) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import product
+
+from .cards import SUITS, Card
+from .melds import is_valid_run, is_valid_set
+from .rules import RuleSet
+
+__all__ = ["can_complete", "candidate_melds", "find_contract", "solve"]
+
+_INF = 1 << 30
+_MEMO_LIMIT = 1 << 15
+
+# A run inside one suit: (wild cards, natural points, value mask of the naturals it holds, first value,
+# last value, value mask of its wild places). Values are 1-14 (14 is a high ace).
+_Variant = tuple[int, int, int, int, int, int]
+# Best natural points for some wild count, and the runs (suit index, variant) achieving them.
+_Entry = tuple[int, tuple[tuple[int, _Variant], ...]]
+# The runs chosen so far in the knapsack over suits: (points, (earlier links, suit index, table entry runs)).
+_Chain = tuple["_Chain | None", int, tuple[tuple[int, _Variant], ...]]
+_Link = tuple[int, "_Chain | None"]
+# One rank's sets: (sets, naturals taken per suit, natural points, least wilds, most wilds, dead
+# points left, holds the must-use card).
+_Option = tuple[int, tuple[int, int, int, int], int, int, int, int, bool]
+# A solution: (points melded, set groups as (rank, option), runs, wilds in sets, wild cards used in order).
+_Solution = tuple[int, tuple[tuple[int, _Option], ...], tuple[tuple[int, _Variant], ...], int, tuple[Card, ...]]
+
+
+def _spaced(mask: int) -> bool:
+    """R19: no two set bits of ``mask`` less than four places apart."""
+    return not mask & ((mask >> 1) | (mask >> 2) | (mask >> 3))
+
+
+class _Ctx:
+    """What the solver derives from one RuleSet, with its memo tables."""
+
+    __slots__ = (
+        "cover_memo",
+        "exact",
+        "nat_per_run",
+        "pts",
+        "results",
+        "rules",
+        "run_min",
+        "runs_distinct",
+        "set_distinct_suits",
+        "set_max",
+        "set_min",
+        "set_naturals",
+        "sets_distinct",
+        "tables",
+        "top",
+        "variants_memo",
+        "vpts",
+        "wild_key",
+        "wild_rank",
+    )
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.wild_rank = rules.wild_rank if rules.wild_rank is not None else 0
+        self.pts = tuple(rules.points(r) for r in range(14))
+        self.vpts = tuple(self.pts[v if v <= 13 else 1] if v else 0 for v in range(15))
+        self.top = 14 if rules.ace_high else 13
+        self.run_min = rules.run_min
+        # Fewest naturals of any run: at most one wild in any 4 consecutive places (R19).
+        self.nat_per_run = max(1, rules.run_min - (rules.run_min + 3) // 4)
+        self.set_min = rules.set_min
+        self.set_max = rules.set_max
+        self.set_naturals = rules.set_min_naturals
+        self.set_distinct_suits = rules.set_distinct_suits
+        self.sets_distinct = rules.sets_distinct_ranks
+        self.runs_distinct = rules.runs_distinct_suits
+        self.exact = rules.exact_melds
+        pts = self.pts
+        self.wild_key: Callable[[Card], tuple[int, int]] = lambda c: (-pts[c.rank], c.code)
+        self.cover_memo: dict[tuple[int, int], int] = {}
+        self.variants_memo: dict[tuple[tuple[int, ...], int, bool], list[_Variant]] = {}
+        self.tables: dict[tuple[tuple[int, ...], int, int, bool, int, bool], list[_Entry | None] | None] = {}
+        self.results: dict[tuple[object, ...], _Solution | None] = {}
+
+    # ------------------------------------------------------------------ one suit
+    def cover(self, nat: int, wilds: int) -> int:
+        """Rank mask of the naturals (rank mask ``nat`` of one suit) that some run could hold."""
+        wilds = min(wilds, self.run_min)
+        key = (nat, wilds)
+        hit = self.cover_memo.get(key)
+        if hit is not None:
+            return hit
+        vm = nat | (1 << 14 if nat & 2 and self.top == 14 else 0)
+        rmin = self.run_min
+        cov = 0
+        if rmin <= 4:
+            # a window of run_min places holds at most one wild (R19): bit-parallel over all starts
+            starts = ((1 << (self.top - rmin + 2)) - 1) & ~1
+            full = starts
+            for i in range(rmin):
+                full &= vm >> i
+            ok = full
+            if wilds:
+                for j in range(rmin):
+                    t = starts
+                    for i in range(rmin):
+                        if i != j:
+                            t &= vm >> i
+                    ok |= t
+            for i in range(rmin):
+                cov |= (ok << i) & vm
+        else:
+            win = ((1 << rmin) - 1) << 1
+            for _ in range(self.top - rmin + 1):
+                used = win & vm
+                if used:
+                    miss = win ^ used
+                    if miss.bit_count() <= wilds and _spaced(miss):
+                        cov |= used
+                win <<= 1
+        res = (cov & 0x3FFE) | (2 if cov >> 14 & 1 else 0)
+        if len(self.cover_memo) > _MEMO_LIMIT:
+            self.cover_memo.clear()
+        self.cover_memo[key] = res
+        return res
+
+    def variants(self, counts: tuple[int, ...], budget: int, exact: bool) -> list[_Variant]:
+        """Every run one suit's naturals (``counts`` by rank) and up to ``budget`` wilds can form."""
+        key = (counts, budget, exact)
+        hit = self.variants_memo.get(key)
+        if hit is not None:
+            return hit
+        nat = 0
+        for r in range(1, 14):
+            if counts[r]:
+                nat |= 1 << r
+        if nat & 2 and self.top == 14:
+            nat |= 1 << 14
+        vp = self.vpts
+        rmin = self.run_min
+        top = self.top
+        span = rmin if exact else 13
+        out: list[_Variant] = []
+        # a run starts at a natural or one place before it (two wilds are never side by side, R19)
+        starts = (nat | nat >> 1) & (((1 << (top - rmin + 2)) - 1) & ~1)
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            a = low.bit_length() - 1
+            places = 0
+            base = 0
+            for b in range(a, min(top, a + span - 1) + 1):
+                bit = 1 << b
+                places |= bit
+                if nat & bit:
+                    base += vp[b]
+                miss = places & ~nat
+                k = miss.bit_count()
+                if k > budget or not _spaced(miss):
+                    break
+                if b - a + 1 < rmin:
+                    continue
+                used = places & nat
+                if not used:
+                    continue
+                out.append((k, base, used, a, b, miss))
+                if False:
+                    _extra_wilds(out, vp, used, miss, k, base, a, b, budget - k)
+        if len(self.variants_memo) > _MEMO_LIMIT:
+            self.variants_memo.clear()
+        self.variants_memo[key] = out
+        return out
+
+    def table(
+        self, counts: tuple[int, ...], budget: int, m: int, whole: bool, must: int, exact: bool
+    ) -> list[_Entry | None] | None:
+        """For each wild count 0..budget, the most natural points ``m`` runs of one suit can hold
+        (``whole``: using every natural; ``must``: holding the natural of that rank), or None."""
+        key = (counts, budget, m, whole, must, exact)
+        if key in self.tables:
+            return self.tables[key]
+        variants = self.variants(counts, budget, exact)
+        total = sum(counts)
+        must_bits = 0 if not must else (1 << must) | (1 << 14 if must == 1 else 0)
+        best: list[_Entry | None] = [None] * (budget + 1)
+        found = False
+        if m == 1:
+            for v in variants:
+                if whole and v[2].bit_count() != total:
+                    continue
+                if must_bits and not v[2] & must_bits:
+                    continue
+                e = best[v[0]]
+                if e is None or v[1] > e[0]:
+                    best[v[0]] = (v[1], ((0, v),))
+                    found = True
+        elif total >= m * self.nat_per_run:
+            found = _combine_runs(variants, counts, budget, m, whole, must_bits, best)
+        res = best if found else None
+        if len(self.tables) > _MEMO_LIMIT:
+            self.tables.clear()
+        self.tables[key] = res
+        return res
+
+
+def _extra_wilds(
+    out: list[_Variant], vp: tuple[int, ...], used: int, miss: int, k: int, base: int, a: int, b: int, free: int
+) -> None:
+    """Append the variants of one run where wilds also stand in places the hand holds a natural
+    for (freeing that natural for another meld, or melding a wild worth more)."""
+    bits = [p for p in range(a, b + 1) if used >> p & 1]
+
+    def rec(start: int, wild: int, lost: int, extra: int) -> None:
+        for i in range(start, len(bits)):
+            p = bits[i]
+            w = wild | (1 << p)
+            if not _spaced(w):
+                continue
+            left = used & ~w
+            if not left:
+                continue
+            out.append((k + extra + 1, base - lost - vp[p], left, a, b, w))
+            if extra + 1 < free:
+                rec(i + 1, w, lost + vp[p], extra + 1)
+
+    rec(0, miss, 0, 0)
+
+
+def _unchain(chain: _Chain | None) -> tuple[tuple[int, _Variant], ...]:
+    out: list[tuple[int, _Variant]] = []
+    while chain is not None:
+        chain, si, runs = chain
+        out.extend((si, v) for _, v in runs)
+    return tuple(out)
+
+
+def _rank_mask(values: int) -> int:
+    return (values & 0x3FFE) | (2 if values >> 14 & 1 else 0)
+
+
+def _combine_runs(
+    variants: list[_Variant],
+    counts: tuple[int, ...],
+    budget: int,
+    m: int,
+    whole: bool,
+    must_bits: int,
+    best: list[_Entry | None],
+) -> bool:
+    """Fill ``best`` with the best ``m`` runs of one suit (a multiset of variants) per wild count."""
+    total = sum(counts)
+    # levels[j]: ranks with more than j copies; used[j]: ranks used more than j times
+    levels = [sum(1 << r for r in range(1, 14) if counts[r] > j) for j in range(m)]
+    ranks = [_rank_mask(v[2]) for v in variants]
+    nv = len(variants)
+    found = False
+    by_mask: dict[int, list[int]] = {}
+    if whole:
+        for i, rm in enumerate(ranks):
+            by_mask.setdefault(rm, []).append(i)
+    chosen: list[int] = []
+
+    def rec(start: int, depth: int, w: int, pts: int, used: list[int], hit: bool) -> None:
+        nonlocal found
+        cands: Sequence[int]
+        if whole and depth == m - 1:
+            # the last run must hold exactly the naturals left
+            need = 0
+            for r in range(1, 14):
+                left = counts[r] - sum(1 for u in used if u >> r & 1)
+                if left > 1:
+                    return
+                if left:
+                    need |= 1 << r
+            cands = by_mask.get(need, [])
+        else:
+            cands = range(start, nv)
+        for i in cands:
+            if i < start:
+                continue
+            v = variants[i]
+            nw = w + v[0]
+            if nw > budget:
+                continue
+            new_used = list(used)
+            carry = ranks[i]
+            j = 0
+            while carry:
+                if j == len(new_used):
+                    new_used.append(0)
+                moved = carry & new_used[j]
+                new_used[j] |= carry
+                carry = moved
+                j += 1
+            if any(u & ~levels[k] for k, u in enumerate(new_used)):
+                continue
+            np = pts + v[1]
+            nhit = hit or bool(v[2] & must_bits)
+            chosen.append(i)
+            if depth + 1 == m:
+                if (not must_bits or nhit) and (not whole or sum(u.bit_count() for u in new_used) == total):
+                    e = best[nw]
+                    if e is None or np > e[0]:
+                        best[nw] = (np, tuple((0, variants[c]) for c in chosen))
+                        found = True
+            else:
+                rec(i, depth + 1, nw, np, new_used, nhit)
+            chosen.pop()
+
+    rec(0, 0, 0, 0, [], False)
+    return found
+
+
+_CTXS: dict[int, _Ctx] = {}
+
+
+def _ctx(rules: RuleSet) -> _Ctx:
+    ctx = _CTXS.get(id(rules))
+    if ctx is None or ctx.rules is not rules:
+        if len(_CTXS) > 64:
+            _CTXS.clear()
+        ctx = _CTXS[id(rules)] = _Ctx(rules)
+    return ctx
+# ---------------------------------------------------------------------------------------- search
+def _search(
+    ctx: _Ctx,
+    hand: Sequence[Card],
+    nsets: int,
+    nruns: int,
+    whole: bool,
+    must: Card | None,
+    used_ranks: frozenset[int],
+    used_suits: frozenset[str],
+    first: bool,
+) -> _Solution | None:
+    """The best solution (most points melded), or with ``first`` any solution; None if none."""
+    exact = ctx.exact and not whole
+    wr = ctx.wild_rank
+    pts = ctx.pts
+    set_min = ctx.set_min
+    if len(hand) < nsets * set_min + nruns * ctx.run_min:
+        return None
+    cnt = [0] * 80
+    nat = [0, 0, 0, 0, 0]  # rank mask of the naturals of each suit, by code >> 4
+    rcount = [0] * 14
+    wilds: list[Card] = []
+    total = 0
+    for card in hand:
+        r = card.rank
+        total += pts[r]
+        if r == 0 or r == wr:
+            wilds.append(card)
+        else:
+            code = card.code
+            cnt[code] += 1
+            nat[code >> 4] |= 1 << r
+            rcount[r] += 1
+    nmin = ctx.set_naturals
+    if nsets and sum(x // nmin for x in rcount) < nsets:
+        return None
+    if len(wilds) > 1:
+        wilds.sort(key=ctx.wild_key)
+    must_wild = False
+    must_r = must_si = -1
+    if must is not None:
+        if must.rank == 0 or must.rank == wr:
+            if must not in wilds:
+                return None
+            wilds.remove(must)
+            wilds.insert(0, must)
+            must_wild = True
+        else:
+            if not cnt[must.code]:
+                return None
+            must_r = must.rank
+            must_si = (must.code >> 4) - 1
+    nwild = len(wilds)
+    wp = [0]
+    for card in wilds:
+        wp.append(wp[-1] + pts[card.rank])
+    top_wild = max((pts[card.rank] for card in wilds), default=0)
+
+    # Runs: which naturals could some run hold (R3, R12, R13, R19)?
+    rel = [0, 0, 0, 0]
+    if nruns:
+        capacity = 0
+        npr = ctx.nat_per_run
+        for si in range(4):
+            mask = nat[si + 1]
+            if mask.bit_count() < npr or (ctx.runs_distinct and SUITS[si] in used_suits):
+                continue
+            cov = ctx.cover(mask, nwild)
+            if cov:
+                rel[si] = cov
+                if ctx.runs_distinct:
+                    capacity += 1
+                else:
+                    base = 16 * si + 16
+                    capacity += max(1, sum(cnt[base + r] for r in range(1, 14) if cov >> r & 1) // npr)
+        if capacity < nruns:
+            return None
+
+    # Sets: ranks that can hold one (R11, R18), and the naturals nothing can ever hold.
+    dsuits = ctx.set_distinct_suits
+    dead = 0
+    dead_n = 0
+    ranks: list[tuple[int, list[int]]] = []
+    set_capacity = 0
+    thin = -1
+    if nsets:
+        thin = 0
+        for r in range(1, 14):
+            if 0 < rcount[r] < nmin:
+                thin |= 1 << r
+    for si in range(4):
+        # naturals of ranks too thin for a set that no run can hold either
+        lone = nat[si + 1] & ~rel[si] & thin
+        while lone:
+            bit = lone & -lone
+            r = bit.bit_length() - 1
+            lone ^= bit
+            x = cnt[16 * si + 16 + r]
+            dead += x * pts[r]
+            dead_n += x
+    if nsets:
+        for r in range(1, 14):
+            nr = rcount[r]
+            if nr < nmin:
+                continue
+            c = [cnt[16 + r], cnt[32 + r], cnt[48 + r], cnt[64 + r]]
+            avail = (bool(c[0]) + bool(c[1]) + bool(c[2]) + bool(c[3])) if dsuits else nr
+            if avail >= nmin and not (ctx.sets_distinct and r in used_ranks):
+                ranks.append((r, c))
+                set_capacity += 1 if ctx.sets_distinct else nr // nmin
+            else:
+                for si in range(4):
+                    if c[si] and not rel[si] >> r & 1:
+                        dead += c[si] * pts[r]
+                        dead_n += c[si]
+        if set_capacity < nsets:
+            return None
+    if whole and dead_n:
+        return None
+    if must_r > 0 and not rel[must_si] >> must_r & 1 and not any(r == must_r for r, _ in ranks):
+        return None
+
+    # The options of each set rank.
+    cap_nat = set_min if exact else (ctx.set_max if ctx.set_max is not None else _INF)
+    free_fill = whole or (not exact and ctx.set_max is None)
+    options: list[list[_Option]] = []
+    set_max = ctx.set_max
+    for r, c in ranks:
+        opts: list[_Option] = []
+        p = pts[r]
+        # fewer naturals than possible only pays when it makes room for a wild worth more
+        fill_all = free_fill or (p >= top_wild and not must_wild)
+        if not (rel[0] >> r & 1 or rel[1] >> r & 1 or rel[2] >> r & 1 or rel[3] >> r & 1):
+            # fast path: no run wants these naturals, so only how many go to the sets matters
+            n = rcount[r]
+            if ctx.sets_distinct:
+                mmax = 1
+            elif dsuits:
+                mmax = 1
+                while mmax < nsets and sum([min(x, mmax + 1) for x in c]) >= (mmax + 1) * nmin:
+                    mmax += 1
+            else:
+                mmax = min(nsets, n // nmin)
+            order = [must_si] + [si for si in range(4) if si != must_si] if r == must_r else [0, 1, 2, 3]
+            for m in range(1, mmax + 1):
+                cap = m * cap_nat
+                hi = min(sum([min(x, m) for x in c]) if dsuits else n, cap)
+                lo = max(m * nmin, hi if fill_all else min(hi, cap - nwild))
+                for k in range(hi, lo - 1, -1):
+                    wmin = max(0, m * set_min - k)
+                    if wmin > nwild or (whole and k < n):
+                        continue
+                    wmax = wmin if exact else (_INF if set_max is None else m * set_max - k)
+                    take = [0, 0, 0, 0]
+                    left = k
+                    for si in order:
+                        t = min(left, c[si], m) if dsuits else min(left, c[si])
+                        take[si] = t
+                        left -= t
+                    hit = r == must_r and take[must_si] > 0
+                    opts.append((m, (take[0], take[1], take[2], take[3]), k * p, wmin, wmax, (n - k) * p, hit))
+            if not whole:
+                opts.append((0, (0, 0, 0, 0), 0, 0, 0, n * p, False))
+            if not opts:
+                return None
+            options.append(opts)
+            continue
+        relbits = [rel[si] >> r & 1 for si in range(4)]
+        mmax = 1
+        if not ctx.sets_distinct:
+            # the most sets this rank can hold
+            while mmax < nsets and (
+                sum(min(x, mmax + 1) for x in c) if dsuits else rcount[r]
+            ) >= (mmax + 1) * nmin:
+                mmax += 1
+        order = [must_si] + [si for si in range(4) if si != must_si] if r == must_r else [0, 1, 2, 3]
+        for m in range(1, mmax + 1):
+            caps = [min(x, m) for x in c] if dsuits else c
+            nonrel = [si for si in order if caps[si] and not relbits[si]]
+            nmax = sum(caps[si] for si in nonrel)
+            relsuits = [si for si in range(4) if caps[si] and relbits[si]]
+            cap = m * cap_nat
+            for reltake in product(*(range(caps[si], -1, -1) for si in relsuits)):
+                kr = sum(reltake)
+                tn_hi = min(nmax, cap - kr)
+                tn_lo = max(m * nmin - kr, 0, tn_hi if fill_all else min(tn_hi, cap - nwild - kr))
+                for tn in range(tn_hi, tn_lo - 1, -1):
+                    k = kr + tn
+                    wmin = max(0, m * set_min - k)
+                    if wmin > nwild:
+                        continue
+                    wmax = wmin if exact else (_INF if set_max is None else m * set_max - k)
+                    take = [0, 0, 0, 0]
+                    for si, t in zip(relsuits, reltake, strict=True):
+                        take[si] = t
+                    left = tn
+                    for si in nonrel:
+                        t = min(left, caps[si])
+                        take[si] = t
+                        left -= t
+                    dead_left = sum(c[si] - take[si] for si in range(4) if not relbits[si])
+                    if whole and dead_left:
+                        continue
+                    hit = r == must_r and take[must_si] > 0
+                    opts.append((m, (take[0], take[1], take[2], take[3]), k * p, wmin, wmax, dead_left * p, hit))
+        dead0 = sum(c[si] for si in range(4) if not relbits[si])
+        if not (whole and dead0):
+            opts.append((0, (0, 0, 0, 0), 0, 0, 0, dead0 * p, False))
+        if not opts:
+            return None
+        options.append(opts)
+
+    nranks = len(ranks)
+    max_sets = [0] * (nranks + 1)
+    rest_dead = [0] * (nranks + 1)
+    rest_whole_ok = [True] * (nranks + 1)
+    # top_pts[i][j]: the most natural points j sets from ranks i.. can hold (each rank once)
+    top_pts: list[list[int]] = [[0] * (nsets + 1) for _ in range(nranks + 1)]
+    for i in range(nranks - 1, -1, -1):
+        max_sets[i] = max_sets[i + 1] + max(o[0] for o in options[i])
+        mine = max(o[2] for o in options[i])
+        nxt = top_pts[i + 1]
+        top_pts[i] = [0] + [max(nxt[j], nxt[j - 1] + mine) for j in range(1, nsets + 1)]
+        zero = [o for o in options[i] if o[0] == 0]
+        rest_dead[i] = rest_dead[i + 1] + (zero[0][5] if zero else 0)
+        rest_whole_ok[i] = rest_whole_ok[i + 1] and bool(zero)
+
+    # Run counts per suit: only the naturals some run could hold.
+    run_counts: list[list[int]] = []
+    runs_bound = 0  # natural points runs could hold at most
+    for si in range(4 if nruns else 0):
+        base = 16 * si + 16
+        rc = [0] * 14
+        if rel[si]:
+            for r in range(1, 14):
+                if rel[si] >> r & 1:
+                    rc[r] = x = cnt[base + r]
+                    runs_bound += x * pts[r]
+        run_counts.append(rc)
+    npr = ctx.nat_per_run
+    runs_distinct = ctx.runs_distinct
+
+    best_val = -1
+    best: _Solution | None = None
+    goal = total - dead
+    done = False
+    chosen: list[tuple[int, _Option]] = []
+
+    def run_dp(budget: int, must_suit: int, whole: bool, exact: bool) -> list[list[_Link | None]] | None:
+        """Knapsack over the suits: the best runs per number of runs and wilds (R12, R13)."""
+        dp: list[list[_Link | None]] = [[None] * (budget + 1) for _ in range(nruns + 1)]
+        dp[0][0] = (0, None)
+        for si in range(4):
+            if not rel[si]:
+                continue
+            rc = run_counts[si]
+            if chosen:
+                rc = list(rc)
+                for r, opt in chosen:
+                    if rc[r]:
+                        rc[r] -= opt[1][si]
+            counts = tuple(rc)
+            ntot = sum(counts)
+            is_must = si == must_suit
+            if not ntot:
+                continue
+            forced = whole or is_must
+            mv = must_r if is_must else 0
+            mcap = 1 if runs_distinct else min(nruns, max(1, ntot // npr))
+            new: list[list[_Link | None]] = (
+                [[None] * (budget + 1) for _ in range(nruns + 1)] if forced else [list(row) for row in dp]
+            )
+            for m in range(1, mcap + 1):
+                tab = ctx.table(counts, nwild, m, whole, mv, exact)
+                if tab is None:
+                    if whole:
+                        continue
+                    break
+                for j in range(nruns - m + 1):
+                    row = dp[j]
+                    target = new[j + m]
+                    for w1 in range(budget + 1):
+                        e1 = row[w1]
+                        if e1 is None:
+                            continue
+                        for w2 in range(budget - w1 + 1):
+                            e2 = tab[w2]
+                            if e2 is None:
+                                continue
+                            val = e1[0] + e2[0]
+                            cur = target[w1 + w2]
+                            if cur is None or val > cur[0]:
+                                target[w1 + w2] = (val, (e1[1], si, e2[1]))
+            dp = new
+        return dp
+
+    def leaf(melded: int, wmin: int, wmax: int, hit: bool) -> None:
+        nonlocal best_val, best, done
+        budget = nwild - wmin
+        if not nruns:
+            used = min(nwild, wmax)
+            if (whole and used != nwild) or (must_wild and not used) or (must_r > 0 and not hit):
+                return
+            val = melded + wp[used]
+            if val > best_val:
+                best_val = val
+                best = (val, tuple(chosen), (), used, tuple(wilds[:used]))
+                done = first or val >= goal
+            return
+        need_must = must_r > 0 and not hit
+        if need_must and not rel[must_si] >> must_r & 1:
+            return
+        dp = run_dp(budget, must_si if need_must else -1, whole, exact)
+        if dp is None:
+            return
+        for w_r in range(budget + 1):
+            e = dp[nruns][w_r]
+            if e is None:
+                continue
+            used = min(nwild, w_r + wmax)
+            if (whole and used != nwild) or (must_wild and not used):
+                continue
+            val = melded + e[0] + wp[used]
+            if val > best_val:
+                best_val = val
+                best = (val, tuple(chosen), _unchain(e[1]), used - w_r, tuple(wilds[:used]))
+                done = first or val >= goal
+
+    def rec(i: int, left: int, melded: int, wmin: int, wmax: int, lost: int, hit: bool) -> None:
+        nonlocal done
+        if not left:
+            if whole and not rest_whole_ok[i]:
+                return
+            if total - lost - rest_dead[i] > best_val:
+                leaf(melded, wmin, wmax, hit)
+            return
+        if max_sets[i] < left or melded + top_pts[i][left] + runs_bound + wp[nwild] <= best_val:
+            return
+        for opt in options[i]:
+            m = opt[0]
+            if m > left or wmin + opt[3] > nwild or total - lost - opt[5] <= best_val:
+                continue
+            if m:
+                chosen.append((ranks[i][0], opt))
+            rec(i + 1, left - m, melded + opt[2], wmin + opt[3], wmax + opt[4], lost + opt[5], hit or opt[6])
+            if m:
+                chosen.pop()
+            if done:
+                return
+
+    rec(0, nsets, 0, 0, 0, dead, False)
+    return best
+
+
+# ---------------------------------------------------------------------------------------- output
+def _build(ctx: _Ctx, sol: _Solution, whole: bool) -> list[list[Card]]:
+    """The melds of a solution: sets (by rank) then runs (by suit, then start), runs in table order."""
+    _, groups, runs, set_wilds, used_wilds = sol
+    exact = ctx.exact and not whole
+    wild_iter = iter(used_wilds)
+    sets: list[list[Card]] = []
+    for r, opt in groups:
+        m = opt[0]
+        cards = [Card(r, SUITS[si]) for si in range(4) for _ in range(opt[1][si])]
+        group = [cards[j::m] for j in range(m)]
+        sets.extend(group)
+    # wilds: first what each set needs, then extras up to the cap
+    give = [max(0, ctx.set_min - len(s)) for s in sets]
+    extra = set_wilds - sum(give)
+    if extra and not exact:
+        for i, s in enumerate(sets):
+            room = _INF if ctx.set_max is None else ctx.set_max - len(s) - give[i]
+            add = min(room, extra)
+            give[i] += add
+            extra -= add
+            if not extra:
+                break
+    for i, s in enumerate(sets):
+        for _ in range(give[i]):
+            s.append(next(wild_iter))
+    out_runs: list[list[Card]] = []
+    for si, (_, _, _, a, b, wmask) in sorted(runs, key=lambda x: (x[0], x[1][3], x[1][4], x[1][5])):
+        suit = SUITS[si]
+        run = []
+        for v in range(a, b + 1):
+            if wmask >> v & 1:
+                run.append(next(wild_iter))
+            else:
+                run.append(Card(v if v <= 13 else 1, suit))
+        out_runs.append(run)
+    return sets + out_runs
+
+
+def _cached(
+    rules: RuleSet,
+    hand: Sequence[Card],
+    nsets: int,
+    nruns: int,
+    whole: bool,
+    must: Card | None,
+    used_ranks: frozenset[int],
+    used_suits: frozenset[str],
+    first: bool,
+) -> tuple[_Ctx, _Solution | None]:
+    if nsets < 0 or nruns < 0:
+        raise ValueError(f"sets and runs must be 0 or more, got {nsets} and {nruns}")
+    ctx = _ctx(rules)
+    if not ctx.sets_distinct:
+        used_ranks = frozenset()
+    if not ctx.runs_distinct:
+        used_suits = frozenset()
+    key = (
+        tuple(sorted([c.code for c in hand])),
+        nsets,
+        nruns,
+        whole,
+        -1 if must is None else must.code,
+        used_ranks,
+        used_suits,
+        first,
+    )
+    results = ctx.results
+    if key in results:
+        return ctx, results[key]
+    sol = _search(ctx, hand, nsets, nruns, whole, must, used_ranks, used_suits, first)
+    if len(results) > _MEMO_LIMIT:
+        results.clear()
+    results[key] = sol
+    if sol is not None and not first:
+        results[key[:-1] + (True,)] = sol
+    return ctx, sol
+
+
+# ---------------------------------------------------------------------------------------- API
+def solve(
+    hand: Sequence[Card],
+    sets: int,
+    runs: int,
+    rules: RuleSet,
+    *,
+    whole_hand: bool = False,
+    must_use: Card | None = None,
+    used_set_ranks: frozenset[int] = frozenset(),
+    used_run_suits: frozenset[str] = frozenset(),
+) -> list[list[Card]] | None:
+    """``sets`` sets then ``runs`` runs drawn from ``hand`` (a multiset), leaving the fewest points in
+    hand (R40); None when impossible.
+
+    ``whole_hand`` (R15): every card is melded. ``must_use``: some meld holds a card equal to it.
+    ``used_set_ranks`` / ``used_run_suits``: ranks (R11 option ``sets_distinct_ranks``) and suits
+    (R13) already taken by this contract's melds. With ``rules.exact_melds`` (R42) and not
+    ``whole_hand`` every meld has the minimum length. Runs are in table order.
+
+    >>> from liverpool.cards import format_cards, parse_cards
+    >>> hand = parse_cards("5S 6S 7S 8S 9S 10S KD")
+    >>> [format_cards(m) for m in solve(hand, 0, 1, RuleSet())]
+    ['5S 6S 7S 8S 9S 10S']
+    >>> [format_cards(m) for m in solve(hand, 0, 1, RuleSet(exact_melds=True))]
+    ['7S 8S 9S 10S']
+    """
+    if sets == 0 and runs == 0:
+        if sets < 0 or runs < 0:
+            raise ValueError("sets and runs must be 0 or more")
+        if must_use is not None or (whole_hand and len(hand)):
+            return None
+        return []
+    ctx, sol = _cached(rules, hand, sets, runs, whole_hand, must_use, used_set_ranks, used_run_suits, False)
+    return None if sol is None else _build(ctx, sol, whole_hand)
+
+
+def can_complete(
+    hand: Sequence[Card],
+    sets: int,
+    runs: int,
+    rules: RuleSet,
+    *,
+    whole_hand: bool = False,
+    must_use: Card | None = None,
+    used_set_ranks: frozenset[int] = frozenset(),
+    used_run_suits: frozenset[str] = frozenset(),
+) -> bool:
+    """``solve(...) is not None``, faster: stops at the first solution found."""
+    if sets == 0 and runs == 0:
+        return must_use is None and not (whole_hand and len(hand))
+    _, sol = _cached(rules, hand, sets, runs, whole_hand, must_use, used_set_ranks, used_run_suits, True)
+    return sol is not None
+
+
+def find_contract(hand: Sequence[Card], deal: int, rules: RuleSet) -> list[list[Card]] | None:
+    """Melds meeting deal ``deal``'s contract (1-based, R10, R48), sets first then runs, leaving the
+    fewest points in hand; None when the hand cannot meet it. In a whole-hand deal (R15) every card
+    is melded; with ``rules.exact_melds`` (R42) otherwise every meld has the minimum length.
+    """
+    if not isinstance(deal, int) or not 1 <= deal <= len(rules.schedule):
+        raise ValueError(f"deal must be 1-{len(rules.schedule)}, got {deal!r}")
+    contract = rules.schedule[deal - 1]
+    return solve(hand, contract.sets, contract.runs, rules, whole_hand=contract.whole_hand)
+
+
+def _wild_sequences(kinds: list[tuple[Card, int]], n: int) -> list[list[Card]]:
+    """Every distinct sequence of ``n`` wild cards drawn from the multiset ``kinds``."""
+    out: list[list[Card]] = []
+    left = [k for _, k in kinds]
+    seq: list[Card] = []
+
+    def rec() -> None:
+        if len(seq) == n:
+            out.append(list(seq))
+            return
+        for i, (card, _) in enumerate(kinds):
+            if left[i]:
+                left[i] -= 1
+                seq.append(card)
+                rec()
+                seq.pop()
+                left[i] += 1
+
+    rec()
+    return out
+
+
+def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: bool = False) -> list[list[Card]]:
+    """Every distinct valid meld of ``kind`` ("set" or "run") that can be drawn from ``hand``.
+
+    Sets: each multiset of naturals of one rank plus any multiset of the hand's wild cards (R11,
+    R18). Runs (R3, R12, R19), in table order: wild cards stand only where the hand holds no natural
+    for that place (inside the run or beyond its ends); a card of the wild rank counts as wild.
+    ``exact``: only melds of the minimum length (R42). Sets come by rank, runs by suit then start.
+
+    >>> from liverpool.cards import format_cards, parse_cards
+    >>> [format_cards(m) for m in candidate_melds(parse_cards("4H 5H 6H JK 9C"), "run", RuleSet())]
+    ['JK 4H 5H 6H', '4H 5H 6H JK']
+    """
+    if kind not in ("set", "run"):
+        raise ValueError(f"kind must be 'set' or 'run', got {kind!r}")
+    ctx = _ctx(rules)
+    wr = ctx.wild_rank
+    cnt = [0] * 80
+    wild_count: dict[Card, int] = {}
+    for card in hand:
+        if card.rank == 0 or card.rank == wr:
+            wild_count[card] = wild_count.get(card, 0) + 1
+        else:
+            cnt[card.code] += 1
+    kinds = sorted(wild_count.items(), key=lambda kv: ctx.wild_key(kv[0]))
+    nwild = sum(wild_count.values())
+    out: list[list[Card]] = []
+    if kind == "set":
+        wild_sets: list[list[Card]] = []
+        for counts in product(*(range(k + 1) for _, k in kinds)):
+            wild_sets.append([card for (card, _), k in zip(kinds, counts, strict=True) for _ in range(k)])
+        wild_sets.sort(key=len)
+        for r in range(1, 14):
+            if r == wr:
+                continue
+            c = [cnt[16 * si + 16 + r] for si in range(4)]
+            if sum(c) < ctx.set_naturals:
+                continue
+            limit = [min(x, 1) if ctx.set_distinct_suits else x for x in c]
+            for take in product(*(range(x, -1, -1) for x in limit)):
+                if sum(take) < ctx.set_naturals:
+                    continue
+                naturals = [Card(r, SUITS[si]) for si in range(4) for _ in range(take[si])]
+                for ws in wild_sets:
+                    cards = naturals + ws
+                    if exact and len(cards) != rules.set_min:
+                        continue
+                    if is_valid_set(cards, rules):
+                        out.append(cards)
+        return out
+    top = ctx.top
+    rmin = rules.run_min
+    for si, suit in enumerate(SUITS):
+        base = 16 * si + 16
+        nat = 0
+        for r in range(1, 14):
+            if cnt[base + r]:
+                nat |= 1 << r
+        if not nat:
+            continue
+        if nat & 2 and top == 14:
+            nat |= 1 << 14
+        for a in range(1, top - rmin + 2):
+            last = min(top, a + 12) if not exact else min(top, a + rmin - 1)
+            for b in range(a + rmin - 1, last + 1):
+                miss = [v for v in range(a, b + 1) if not nat >> v & 1]
+                if len(miss) > nwild or not _spaced(sum(1 << v for v in miss)):
+                    break
+                if len(miss) == b - a + 1:
+                    continue
+                for seq in _wild_sequences(kinds, len(miss)):
+                    fill = iter(seq)
+                    cards = [next(fill) if not nat >> v & 1 else Card(v if v <= 13 else 1, suit) for v in range(a, b + 1)]
+                    if is_valid_run(cards, rules):
+                        out.append(cards)
+    return out

@@ -523,6 +523,39 @@ def test_must_use_a_wild() -> None:
     assert fmt(solve(cards("7H 7S 2C JK"), 1, 0, deuces, must_use=Card(2, "C"))) == ["7S 7H 2C"]
 
 
+def test_must_use_a_wild_in_a_full_set() -> None:
+    # R11 cap / R42: the wild only goes down if a natural of equal worth stays in hand
+    assert fmt(solve(cards("AS AH AD AC JK"), 1, 0, CONTRACT, must_use=JOKER)) == ["AS AH AD JK"]
+    exact = dataclasses.replace(LIVERPOOL, exact_melds=True)
+    assert fmt(solve(cards("AS AH AD JK"), 1, 0, exact, must_use=JOKER)) == ["AS AH JK"]
+    agree(cards("AS AH AD AC JK"), 1, 0, CONTRACT, must_use=JOKER)
+
+
+def test_must_use_a_run_card_of_a_poorer_suit() -> None:
+    hand = cards("4H 5H 6H 7H 9S 10S JS QS KS")
+    assert fmt(solve(hand, 0, 1, LIVERPOOL)) == ["9S 10S JS QS KS"]
+    assert fmt(solve(hand, 0, 1, LIVERPOOL, must_use=Card(4, "H"))) == ["4H 5H 6H 7H"]
+    agree(hand, 0, 2, CONTRACT, must_use=Card(4, "H"))
+
+
+def test_r15_whole_hand_sets() -> None:
+    # contract sets hold at most four cards of distinct suits: a fifth seven cannot go down
+    agree(cards("7S 7H 7D 7C 7S 9S 9H 9D"), 2, 0, CONTRACT, whole_hand=True)
+    assert solve(cards("7S 7H 7D 7C 7S 9S 9H 9D"), 2, 0, CONTRACT, whole_hand=True) is None
+    assert fmt(solve(cards("7S 7H 7D 7C 7S 9S 9H 9D"), 2, 0, LIVERPOOL, whole_hand=True)) == [
+        "7S 7S 7H 7D 7C",
+        "9S 9H 9D",
+    ]
+    assert solve(cards("7S 7H 7D 9S 9H 9D 5C"), 2, 0, LIVERPOOL, whole_hand=True) is None
+
+
+def test_r40_the_better_set_comes_later() -> None:
+    # the fives are tried first; the kings, found later, leave fewer points
+    hand = cards("5S 5H 5D KS KH KD 9C 10C JC QC")
+    assert fmt(find_contract(hand, 2, LIVERPOOL)) == ["KS KH KD", "9C 10C JC QC"]
+    agree(hand, 1, 1, LIVERPOOL)
+
+
 def test_completing_a_partial_contract() -> None:
     hand = cards("7H 7S 7D 4C 5C 6C 7C")
     assert solve(hand, 0, 0, LIVERPOOL) == []
@@ -691,6 +724,8 @@ LARGE_CASES = [
     ("contract", "AH 2H 3H QS KS AS 5D 6D 7D JK 9C 10C", 0, 3, True),
     ("deuces wild (R46)", "2H 3H 4H 5H 2C 7S 8S 9S 2D JK QD KD", 0, 3, True),
     ("exact (R42)", "7H 7S 7D 7C 4H 5H 6H 8H JK 9S 9C 9D", 1, 2, False),
+    ("contract", "4S 4H 4D 4C 5S 6S 9D JD QD JK JK", 1, 1, False),
+    ("contract", "4S 4H 4D 4C 5S 6S 9D JD QD JK", 1, 1, False),
 ]
 
 

@@ -40,7 +40,7 @@ from .actions import (
     Unswap,
     action_from_dict,
 )
-from .cards import Card, format_cards, full_deck
+from .cards import SUITS, Card, format_cards, full_deck, parse_card
 from .melds import (
     can_extend_run,
     can_extend_set,
@@ -145,6 +145,7 @@ class Game:
             seed = rng.getrandbits(63) if rng is not None else secrets.randbits(63)
         self = object.__new__(cls)
         self.rules = rules
+        self._rules_dict = rules.to_dict()
         self.n = players
         self.seed = seed
         self.actions: list[Action] = []
@@ -351,6 +352,71 @@ class Game:
                 raise IllegalAction(f"record action {i} ({action}): {exc}") from None
         return game
 
+    @classmethod
+    def from_view(
+        cls,
+        view: dict[str, Any],
+        hands: dict[int, Sequence[Card]],
+        stock: Sequence[Card],
+        seed: int = 0,
+    ) -> Game:
+        """A full game state consistent with ``view`` (from :meth:`view`), the hidden cards filled
+        in: ``hands`` for every other seat (of the sizes the view shows) and the ``stock`` (top
+        last). For search by determinization: the bots sample the hidden cards, build the game and
+        play it out. The record of such a game holds only the actions applied after it.
+        """
+        rules = RuleSet.from_dict(view["rules"])
+        n = int(view["players"])
+        me = int(view["player"])
+        self = object.__new__(cls)
+        self.rules = rules
+        self._rules_dict = view["rules"]
+        self.n = n
+        self.seed = seed
+        self.actions = []
+        self.events = []
+        self._scores = list(view["scores"])
+        self.deal_scores = [list(s) for s in view["deal_scores"]]
+        self.dealer = int(view["dealer"])
+        self.deal_index = int(view["deal"]) - 1
+        self._deck_size = int(view["deck_size"])
+        parse = parse_card
+        self.hands = [[] for _ in range(n)]
+        for p in range(n):
+            cards = view["hand"] if p == me else hands[p]
+            self.hands[p] = [parse(c) if isinstance(c, str) else c for c in cards]
+            if len(self.hands[p]) != view["hand_sizes"][p]:
+                raise ValueError(f"seat {p} holds {view['hand_sizes'][p]} cards, {len(self.hands[p])} given")
+        self._melds = [
+            _Meld(m["id"], m["owner"], m["kind"], [parse(c) for c in m["cards"]], m["start"]) for m in view["melds"]
+        ]
+        self.down = list(view["down"])
+        self.down_turn = list(view["down_turn"])
+        self.buys_used = list(view["buys_used"])
+        self.knocked = [size == 1 for size in view["hand_sizes"]]
+        self.rebuilds = int(view["rebuilds"])
+        self.turn = int(view["turn"])
+        self.deal_events_start = 0
+        self.discard = [parse(c) for c in view["discard_pile"]]
+        self.stock = list(stock)
+        if len(self.stock) != view["stock_size"]:
+            raise ValueError(f"the stock holds {view['stock_size']} cards, {len(self.stock)} given")
+        self.current = int(view["current"])
+        self.phase = view["phase"]
+        self.discarder = view["discarder"]
+        self.fresh = bool(view["fresh_discard"])
+        self.call_open = bool(view["call_window"])
+        self.buy_requests = list(view["buy_requests"])
+        self.passed = list(view["passed"])
+        self.taken = parse(view["taken_from_discard"]) if view["taken_from_discard"] else None
+        self.pending = [(m["kind"], [parse(c) for c in m["cards"]]) for m in view["staged"]]
+        self.must_meld = parse(view["must_meld"]) if view["must_meld"] else None
+        self.swaps = [(int(m), int(v), parse(nat), parse(w)) for m, v, nat, w in view["swaps"]]
+        self.unswapped = [(int(m), int(v)) for m, v in view["unswapped"]]
+        self.retracted = bool(view["retracted"])
+        self._legal_cache = None
+        return self
+
     # ------------------------------------------------------------------ events
     def _event(self, event: str, **data: Any) -> None:
         data["type"] = event
@@ -383,17 +449,46 @@ class Game:
             return None
         return self.stock.pop()
 
+    def _accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
+        """The cards meld ``m`` accepts as lay-offs (R24), as (card, at high end) pairs; None stands
+        for any wild card. Agrees with ``can_extend_set`` / ``can_extend_run``."""
+        rules = self.rules
+        wild = rules.wild_rank
+        out: list[tuple[Card | None, bool]] = []
+        if m.kind == "set":
+            if rules.set_max is not None and len(m.cards) >= rules.set_max:
+                return out
+            rank = set_rank(m.cards, rules)
+            if rank is None:  # pragma: no cover - a set always holds naturals (R18)
+                return out
+            taken = {c.suit for c in m.cards if c.rank != 0 and c.rank != wild} if rules.set_distinct_suits else set()
+            if rank != wild:
+                out.extend((Card(rank, suit), True) for suit in SUITS if suit not in taken)
+            out.append((None, True))
+            return out
+        suit = next(c.suit for c in m.cards if c.rank != 0 and c.rank != wild)
+        low, high = m.start - 1, m.start + len(m.cards)
+        check = rules.run_joker_check == "always"
+        if low >= 1:
+            if low != wild:
+                out.append((Card(low, suit), False))
+            if not check or not any(c.rank == 0 or c.rank == wild for c in m.cards[:3]):
+                out.append((None, False))
+        if high <= (14 if rules.ace_high else 13):
+            rank = 1 if high == 14 else high
+            if rank != wild:
+                out.append((Card(rank, suit), True))
+            if not check or not any(c.rank == 0 or c.rank == wild for c in m.cards[-3:]):
+                out.append((None, True))
+        return out
+
     def _fits_table(self, card: Card) -> bool:
         """R32: could ``card`` be laid off on any meld on the table?"""
-        rules = self.rules
+        wild = self.rules.is_wild(card.rank)
         for m in self._melds:
-            if m.kind == "set":
-                if can_extend_set(m.cards, card, rules):
+            for accepted, _ in self._accepts(m):
+                if accepted is card or (accepted is None and wild):
                     return True
-            elif can_extend_run(m.cards, m.start, card, True, rules) or can_extend_run(
-                m.cards, m.start, card, False, rules
-            ):
-                return True
         return False
 
     def _may_lay_off(self, p: int) -> bool:
@@ -967,17 +1062,14 @@ class Game:
             out.extend(self._legal_melds(p))
         # lay-offs
         if self._may_lay_off(p):
-            cards = [self.must_meld] if self.must_meld is not None else distinct
+            cards = {self.must_meld} if self.must_meld is not None else set(distinct)
+            wilds = sorted(c for c in cards if rules.is_wild(c.rank))
             for m in self._melds:
-                for card in cards:
-                    if m.kind == "set":
-                        if can_extend_set(m.cards, card, rules):
-                            out.append(LayOff(p, card, m.id, True))
-                    else:
-                        if can_extend_run(m.cards, m.start, card, True, rules):
-                            out.append(LayOff(p, card, m.id, True))
-                        if can_extend_run(m.cards, m.start, card, False, rules):
-                            out.append(LayOff(p, card, m.id, False))
+                for accepted, high in self._accepts(m):
+                    if accepted is None:
+                        out.extend(LayOff(p, w, m.id, high) for w in wilds)
+                    elif accepted in cards:
+                        out.append(LayOff(p, accepted, m.id, high))
         # joker swaps
         if self.must_meld is None and self._swap_allowed(p):
             held = set(hand)
@@ -1004,7 +1096,11 @@ class Game:
             return out
         if self.must_meld is not None or self.swaps:
             return out
-        discards = [Discard(p, c) for c in distinct if self._discard_problem(p, c) is None]
+        if self.taken is not None:
+            distinct = [c for c in distinct if c is not self.taken]
+        if rules.playable_discard == "strict" and self.down[p] and len(hand) > 1:
+            distinct = [c for c in distinct if not self._fits_table(c)]
+        discards: list[Action] = [Discard(p, c) for c in distinct]
         out.extend(discards)
         if not discards:
             out.append(EndTurn(p))
@@ -1054,7 +1150,10 @@ class Game:
             "buys_used": self.buys_used[:],
             "scores": self._scores[:],
             "deal_scores": [s[:] for s in self.deal_scores],
-            "melds": [{"id": m.id, "owner": m.owner, "kind": m.kind, "cards": [str(x) for x in m.cards]} for m in self._melds],
+            "melds": [
+                {"id": m.id, "owner": m.owner, "kind": m.kind, "start": m.start, "cards": [str(x) for x in m.cards]}
+                for m in self._melds
+            ],
             "staged": [{"kind": k, "cards": [str(x) for x in cards]} for k, cards in self.pending],
             "discard_pile": [str(card) for card in self.discard],
             "stock_size": len(self.stock),
@@ -1062,9 +1161,18 @@ class Game:
             "buy_window": self.phase == DRAW and self.fresh and self.rules.buying,
             "buy_requests": self.buy_requests[:],
             "call_window": self.phase == DRAW and self.call_open,
-            "taken_from_discard": str(self.taken) if self.taken is not None and player == self.current else None,
+            "taken_from_discard": str(self.taken) if self.taken is not None else None,
             "must_meld": str(self.must_meld) if self.must_meld is not None else None,
-            "events": [dict(e) for e in self.events[self.deal_events_start :]],
+            "down_turn": self.down_turn[:],
+            "rebuilds": self.rebuilds,
+            "fresh_discard": self.fresh,
+            "discarder": self.discarder,
+            "passed": self.passed[:],
+            "swaps": [[m, v, str(nat), str(w)] for m, v, nat, w in self.swaps],
+            "unswapped": [list(u) for u in self.unswapped],
+            "retracted": self.retracted,
+            "rules": self._rules_dict,
+            "events": self.events[self.deal_events_start :],  # public records, shared: do not mutate
             "is_over": self.phase == OVER,
             "winners": self.winners if self.phase == OVER else [],
         }

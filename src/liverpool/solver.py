@@ -189,7 +189,7 @@ class _Ctx:
                 if not used:
                     continue
                 out.append((k, base, used, a, b, miss))
-                if False:
+                if k < budget:
                     _extra_wilds(out, vp, used, miss, k, base, a, b, budget - k)
         if len(self.variants_memo) > _MEMO_LIMIT:
             self.variants_memo.clear()

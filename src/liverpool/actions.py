@@ -47,7 +47,7 @@ class Action:
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible form; cards as canonical tokens."""
         out: dict[str, Any] = {"type": self.name, "player": self.player}
-        for key in self.__slots__:  # type: ignore[attr-defined]
+        for key in self.__slots__:
             value = getattr(self, key)
             if isinstance(value, Card):
                 value = str(value)

@@ -46,7 +46,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from .watch import watch
 
     rules = rules_from_args(args.preset, args.settings)
-    return watch(players=args.players, rules=rules, seed=args.seed, delay=args.delay, bots=args.bots)
+    human = False if args.watch else None
+    return watch(players=args.players, rules=rules, seed=args.seed, delay=args.delay, bots=args.bots, human=human)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -65,12 +66,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_rules.add_argument("--json", action="store_true", help="print the options as JSON")
     p_rules.set_defaults(func=_cmd_rules)
 
-    p_play = sub.add_parser("play", help="watch a game between bots in the terminal")
+    p_play = sub.add_parser("play", help="play against bots in the terminal (or --watch bots play)")
     _add_rules_args(p_play)
     p_play.add_argument("--players", type=int, default=4)
     p_play.add_argument("--seed", type=int, default=None)
     p_play.add_argument("--delay", type=float, default=0.0, help="seconds to pause between turns")
     p_play.add_argument("--bots", default="greedy", help="bot name for every seat, or a comma list")
+    p_play.add_argument("--watch", action="store_true", help="bots in every seat; you only watch")
     p_play.set_defaults(func=_cmd_play)
 
     p_sim = sub.add_parser("simulate", help="play many games between bots and measure them")

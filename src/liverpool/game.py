@@ -120,6 +120,43 @@ class Game:
     Seats are numbered from 0; play goes clockwise, to the next higher seat.
     """
 
+    rules: RuleSet
+    n: int
+    seed: int
+    actions: list[Action]
+    events: list[dict[str, Any]]
+    deal_scores: list[list[int]]
+    phase: str
+    dealer: int
+    deal_index: int
+    current: int
+    turn: int
+    hands: list[list[Card]]
+    stock: list[Card]
+    discard: list[Card]
+    down: list[bool]
+    down_turn: list[int]
+    buys_used: list[int]
+    knocked: list[bool]
+    rebuilds: int
+    deal_events_start: int
+    discarder: int | None
+    fresh: bool
+    call_open: bool
+    buy_requests: list[int]
+    passed: list[int]
+    taken: Card | None
+    pending: list[tuple[str, list[Card]]]
+    must_meld: Card | None
+    swaps: list[tuple[int, int, Card, Card]]
+    unswapped: list[tuple[int, int]]
+    retracted: bool
+    _scores: list[int]
+    _melds: list[_Meld]
+    _deck_size: int
+    _rules_dict: dict[str, Any]
+    _legal_cache: tuple[int, list[Action]] | None
+
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:
         raise TypeError("use Game.new(players, rules, seed) or Game.from_record(record)")
@@ -148,10 +185,10 @@ class Game:
         self._rules_dict = rules.to_dict()
         self.n = players
         self.seed = seed
-        self.actions: list[Action] = []
-        self.events: list[dict[str, Any]] = []
+        self.actions = []
+        self.events = []
         self._scores = [0] * players
-        self.deal_scores: list[list[int]] = []
+        self.deal_scores = []
         self.phase = DRAW
         self.dealer = self._cut_for_dealer()
         self.deal_index = -1
@@ -190,8 +227,8 @@ class Game:
         deck = full_deck(rules.packs_for(n), rules.jokers_per_pack)
         self._rng(f"deal{self.deal_index}").shuffle(deck)
         self._deck_size = len(deck)
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self._melds: list[_Meld] = []
+        self.hands = [[] for _ in range(n)]
+        self._melds = []
         self.down = [False] * n
         self.down_turn = [-1] * n
         self.buys_used = [0] * n
@@ -212,8 +249,8 @@ class Game:
         for _ in range(contract.cards):
             for j in range(1, n + 1):
                 self.hands[(self.dealer + j) % n].append(deck.pop())
-        self.discard: list[Card] = [deck.pop()] if rules.upcard else []
-        self.stock: list[Card] = deck
+        self.discard = [deck.pop()] if rules.upcard else []
+        self.stock = deck
         self.current = (self.dealer + 1) % n
         self._open_draw(discarder=None, fresh=rules.upcard, callable_=False)
 
@@ -223,16 +260,16 @@ class Game:
         self.discarder = discarder
         self.fresh = fresh and bool(self.discard)
         self.call_open = callable_
-        self.buy_requests: list[int] = []
-        self.passed: list[int] = []
+        self.buy_requests = []
+        self.passed = []
         # turn state
-        self.taken: Card | None = None
-        self.pending: list[tuple[str, list[Card]]] = []
-        self.must_meld: Card | None = None
-        self.swaps: list[tuple[int, int, Card, Card]] = []
-        self.unswapped: list[tuple[int, int]] = []
+        self.taken = None
+        self.pending = []
+        self.must_meld = None
+        self.swaps = []
+        self.unswapped = []
         self.retracted = False
-        self._legal_cache: tuple[int, list[Action]] | None = None
+        self._legal_cache = None
         if not self.stock and not self._rebuild_stock():
             self._end_deal(None, "stalemate: the stock ran out")
 
@@ -713,8 +750,8 @@ class Game:
                 return "nothing to take back: a lay-down is only begun when it can be completed (R16)"
             if not self.pending:
                 return "you have not begun to lay down"
-            if self.must_meld is not None and self._pending_has(self.must_meld):
-                return f"you must meld {self.must_meld} this turn (R22)"
+            if self.must_meld is not None:
+                return f"you must lay down with {self.must_meld}, taken from inside the pile, this turn (R22)"
             return None
         if isinstance(a, DrawStock | DrawDiscard | DrawFromPile):
             return "you have already drawn this turn"

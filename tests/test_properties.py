@@ -1,0 +1,207 @@
+"""Properties over random legal play (hypothesis): card conservation, valid melds, views that hide
+every secret, record and replay, refused actions that change nothing, and games that end."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from liverpool import (
+    Discard,
+    DrawStock,
+    Game,
+    IllegalAction,
+    LayOff,
+    Meld,
+    RuleSet,
+    parse_cards,
+)
+from liverpool.cards import full_deck
+from liverpool.melds import is_valid_run, is_valid_set, run_start, set_rank
+from liverpool.rules import parse_schedule
+
+SHORT = "2S/10,1S1R/10,0S2R/10,1S2R/12,3R/12*"
+
+
+def short_rules(preset: str, **options: object) -> RuleSet:
+    base = RuleSet.preset(preset)
+    return dataclasses.replace(base, schedule=parse_schedule(SHORT), turn_limit=60, **options)  # type: ignore[arg-type]
+
+
+def check_conservation(game: Game) -> None:
+    """Hands + stock + discard pile + melds (+ a lay-down being laid) = the deck."""
+    cards: Counter[object] = Counter()
+    for p in range(game.players):
+        cards.update(game.hand(p))
+    cards.update(game.stock)
+    cards.update(game.discard_pile)
+    for meld in game.melds:
+        cards.update(meld.cards)
+    for _, staged in game.staged():
+        cards.update(staged)
+    deck = Counter(full_deck(game.rules.packs_for(game.players), game.rules.jokers_per_pack))
+    assert cards == deck
+    assert sum(cards.values()) == game.deck_size
+
+
+def check_melds(game: Game) -> None:
+    rules = game.rules
+    for meld in game.melds:
+        if meld.kind == "set":
+            assert set_rank(meld.cards, rules) is not None
+            assert is_valid_set(meld.cards, rules) or len(meld.cards) > (rules.set_max or 99)
+        else:
+            assert run_start(meld.cards, rules) is not None
+            if rules.run_joker_check == "always":
+                assert is_valid_run(meld.cards, rules), meld
+
+
+def check_no_leak(game: Game, rng: random.Random) -> None:
+    """Changing what a seat may not see (other hands, the stock's order, the seed) leaves its view
+    unchanged."""
+    if game.is_over:
+        return
+    p = rng.randrange(game.players)
+    view = game.view(p)
+    text = json.dumps(view)
+    assert "seed" not in view and str(game.seed) not in text.split('"seed"')[0][:0] + ""
+    other = game.copy()
+    other.seed = game.seed + 1
+    hidden = list(other.stock)
+    for q in range(game.players):
+        if q != p:
+            hidden.extend(other.hands[q])
+    rng.shuffle(hidden)
+    for q in range(game.players):
+        if q != p:
+            size = len(other.hands[q])
+            other.hands[q] = hidden[:size]
+            hidden = hidden[size:]
+    other.stock = hidden
+    assert other.view(p) == view
+    assert view["hand"] == [str(c) for c in game.hand(p)]
+
+
+def play_random(game: Game, seed: int, checks: bool = True, max_actions: int = 20000) -> int:
+    rng = random.Random(seed)
+    count = 0
+    while not game.is_over:
+        legal = game.legal_actions()
+        assert legal, "a game that is not over always has a legal action"
+        action = rng.choice(legal)
+        game.apply(action)
+        count += 1
+        assert count < max_actions, "game did not end"
+        if checks:
+            check_conservation(game)
+            check_melds(game)
+            if count % 7 == 0:
+                check_no_leak(game, rng)
+    return count
+
+
+presets = st.sampled_from(["liverpool", "contract"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), preset=presets, players=st.integers(3, 8))
+def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, players: int) -> None:
+    game = Game.new(players=players, rules=short_rules(preset), seed=seed)
+    play_random(game, seed)
+    assert game.is_over
+    assert len(game.deal_scores) == len(game.rules.schedule)
+    assert game.scores == [sum(d[p] for d in game.deal_scores) for p in range(players)]
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    options=st.fixed_dictionaries(
+        {
+            "buy_precedence": st.sampled_from(["nearest", "first"]),
+            "playable_discard": st.sampled_from(["call", "liverpool", "strict", "off"]),
+            "joker_swap": st.sampled_from(["going_down_turn", "once_down", "later_turns", "off"]),
+            "floating": st.booleans(),
+            "pile_draw": st.booleans(),
+            "exact_melds": st.booleans(),
+            "layoff_same_turn": st.booleans(),
+            "failed_meld_penalty": st.sampled_from([0, 50]),
+            "run_joker_check": st.sampled_from(["always", "initial"]),
+            "wild_rank": st.sampled_from([None, 2]),
+            "buy_limit": st.sampled_from([None, 0, 1, 3]),
+            "down_may_buy": st.booleans(),
+            "stock_rebuilds": st.sampled_from([None, 0, 1, 3]),
+            "cut_bonus": st.sampled_from([0, 50]),
+        }
+    ),
+)
+def test_random_play_under_any_options(seed: int, options: dict[str, object]) -> None:
+    rules = short_rules("liverpool", **options)
+    game = Game.new(players=4, rules=rules, seed=seed)
+    play_random(game, seed)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), preset=presets)
+def test_record_replays_identically(seed: int, preset: str) -> None:
+    game = Game.new(players=4, rules=short_rules(preset), seed=seed)
+    play_random(game, seed, checks=False)
+    record = json.loads(json.dumps(game.record()))
+    again = Game.from_record(record)
+    assert again.record() == game.record()
+    assert again.scores == game.scores
+    for p in range(4):
+        assert again.view(p) == game.view(p)
+
+
+def test_full_games_both_presets_end() -> None:
+    """Whole seven-deal games with the presets' own schedules end (R41)."""
+    for preset, players in (("liverpool", 4), ("contract", 5)):
+        game = Game.new(players=players, rules=RuleSet.preset(preset), seed=11)
+        play_random(game, 11, checks=False)
+        assert game.is_over and len(game.deal_scores) == 7
+        assert game.winners == [p for p in range(players) if game.scores[p] == min(game.scores)]
+
+
+def _snapshot(game: Game) -> object:
+    return json.dumps([game.view(p) for p in range(game.players)], sort_keys=True), json.dumps(game.record())
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 300), preset=presets)
+def test_illegal_actions_are_refused_and_change_nothing(seed: int, steps: int, preset: str) -> None:
+    game = Game.new(players=4, rules=short_rules(preset), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            return
+        game.apply(rng.choice(game.legal_actions()))
+    if game.is_over:
+        return
+    legal = game.legal_actions()
+    for action in legal:
+        assert game.can_apply(action)
+    before = _snapshot(game)
+    wrong_seat = (game.current + 1) % 4
+    candidates = [
+        DrawStock(wrong_seat),
+        Discard(game.current, parse_cards("JK")[0]) if game.hand(game.current).count(parse_cards("JK")[0]) == 0 else None,
+        Meld(game.current, "set", tuple(parse_cards("2C 2C 2C 2C 2C"))),
+        LayOff(game.current, game.hand(game.current)[0], 999) if game.hand(game.current) else None,
+        Discard(7, parse_cards("2C")[0]),
+    ]
+    for action in candidates:
+        if action is None or action in legal:
+            continue
+        try:
+            game.apply(action)
+        except IllegalAction as exc:
+            assert str(exc)
+        else:
+            raise AssertionError(f"{action} was accepted")
+        assert _snapshot(game) == before

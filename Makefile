@@ -22,7 +22,7 @@ test: $(STAMP)
 	$(BIN)/pytest
 
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet '.[bench]'
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
 
 clean:

@@ -51,7 +51,7 @@ from .melds import (
     set_rank,
 )
 from .rules import Contract, RuleSet
-from .solver import can_complete, candidate_melds
+from .solver import can_complete, candidate_melds, solve
 
 __all__ = ["DRAW", "LIVERPOOL_DISCARD", "OVER", "PLAY", "Game", "IllegalAction", "TableMeld"]
 
@@ -88,7 +88,7 @@ class TableMeld:
 class _Meld:
     """Mutable meld inside the engine. ``start`` is a run's first value (1-14)."""
 
-    __slots__ = ("cards", "id", "kind", "owner", "start")
+    __slots__ = ("accepts", "cards", "id", "kind", "owner", "start")
 
     def __init__(self, id: int, owner: int, kind: str, cards: list[Card], start: int) -> None:
         self.id = id
@@ -96,14 +96,27 @@ class _Meld:
         self.kind = kind
         self.cards = cards
         self.start = start
+        self.accepts: list[tuple[Card | None, bool]] | None = None  # cache of Game._accepts
 
     def copy(self) -> _Meld:
-        return _Meld(self.id, self.owner, self.kind, self.cards[:], self.start)
+        m = _Meld(self.id, self.owner, self.kind, self.cards[:], self.start)
+        m.accepts = self.accepts
+        return m
 
 
 def _remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:
     for card in cards:
         hand.remove(card)
+
+
+def _is_run(cards: Sequence[Card], rules: RuleSet) -> bool:
+    """Whether a meld of the solver's output is a run (its naturals differ in rank)."""
+    ranks = [c.rank for c in cards if not rules.is_wild(c.rank)]
+    return len(set(ranks)) == len(ranks) and len(ranks) > 1 and run_start(cards, rules) is not None
+
+
+def _run_suit(cards: Sequence[Card], rules: RuleSet) -> str:
+    return next(c.suit for c in cards if not rules.is_wild(c.rank))
 
 
 def _has_cards(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
@@ -489,6 +502,12 @@ class Game:
     def _accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
         """The cards meld ``m`` accepts as lay-offs (R24), as (card, at high end) pairs; None stands
         for any wild card. Agrees with ``can_extend_set`` / ``can_extend_run``."""
+        if m.accepts is not None:
+            return m.accepts
+        m.accepts = self._compute_accepts(m)
+        return m.accepts
+
+    def _compute_accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
         rules = self.rules
         wild = rules.wild_rank
         out: list[tuple[Card | None, bool]] = []
@@ -563,7 +582,14 @@ class Game:
     def _pending_has(self, card: Card) -> bool:
         return any(card in cards for _, cards in self.pending)
 
-    def _meld_problem(self, p: int, kind: str, cards: Sequence[Card], check_completion: bool) -> str | None:
+    def _meld_problem(
+        self,
+        p: int,
+        kind: str,
+        cards: Sequence[Card],
+        check_completion: bool,
+        witness: list[list[Card]] | None = None,
+    ) -> str | None:
         rules, contract = self.rules, self.contract
         if self.down[p]:
             return "you are already down this deal (R14): lay off instead"
@@ -608,6 +634,8 @@ class Game:
                 ranks = ranks | {rank} if rank else ranks
             else:
                 suits = suits | {next(c.suit for c in cards if not rules.is_wild(c.rank))}
+            if witness is not None and self._witness_allows(witness, kind, rest, must, ranks, suits):
+                return None
             if not can_complete(
                 rest,
                 contract.sets - sets,
@@ -875,6 +903,7 @@ class Game:
         elif isinstance(a, LayOff):
             hand.remove(a.card)
             m = self._melds[a.meld]
+            m.accepts = None
             if m.kind == "run" and not a.high:
                 m.cards.insert(0, a.card)
                 m.start -= 1
@@ -887,6 +916,7 @@ class Game:
             self._after_hand_change(p)
         elif isinstance(a, SwapJoker):
             m = self._melds[a.meld]
+            m.accepts = None
             wild = m.cards[a.index]
             m.cards[a.index] = a.card
             hand.remove(a.card)
@@ -896,6 +926,7 @@ class Game:
         elif isinstance(a, Unswap):
             meld_id, value, natural, wild = self.swaps.pop()
             m = self._melds[meld_id]
+            m.accepts = None
             m.cards[value - m.start] = wild
             hand.remove(wild)
             hand.append(natural)
@@ -1148,9 +1179,22 @@ class Game:
         hand = self.hands[p]
         sets, runs, ranks, suits = self._pending_counts()
         check = not rules.failed_meld_penalty or self.must_meld is not None
-        if check and not self.pending:
+        witness = None
+        if check:
             must = self.must_meld
-            if not can_complete(hand, contract.sets, contract.runs, rules, whole_hand=contract.whole_hand, must_use=must):
+            if must is not None and self._pending_has(must):
+                must = None
+            witness = solve(
+                hand,
+                contract.sets - sets,
+                contract.runs - runs,
+                rules,
+                whole_hand=contract.whole_hand,
+                must_use=must,
+                used_set_ranks=ranks,
+                used_run_suits=suits,
+            )
+            if witness is None:
                 return []
         exact = rules.exact_melds and not contract.whole_hand
         out: list[Action] = []
@@ -1158,9 +1202,45 @@ class Game:
             if left <= 0:
                 continue
             for cards in candidate_melds(hand, kind, rules, exact=exact):
-                if self._meld_problem(p, kind, cards, check) is None:
+                if self._meld_problem(p, kind, cards, check, witness) is None:
                     out.append(Meld(p, kind, tuple(cards)))
         return out
+
+    def _witness_allows(
+        self,
+        witness: list[list[Card]],
+        kind: str,
+        rest: list[Card],
+        must: Card | None,
+        ranks: frozenset[int],
+        suits: frozenset[str],
+    ) -> bool:
+        """A quick sufficient test that a new meld of ``kind`` leaves the contract completable:
+        some completion ``witness`` of the hand, less one of its melds of that kind, still fits in
+        ``rest`` and its other melds keep the distinct-rank/suit options."""
+        rules = self.rules
+        if self.contract.whole_hand:
+            return False
+        have = Counter(rest)
+        for i, meld in enumerate(witness):
+            if (kind == "set") != (set_rank(meld, rules) is not None and not _is_run(meld, rules)):
+                continue
+            others = witness[:i] + witness[i + 1 :]
+            need = Counter(c for m in others for c in m)
+            if any(have[c] < k for c, k in need.items()):
+                continue
+            if must is not None and must not in need:
+                continue
+            if rules.sets_distinct_ranks and any(
+                not _is_run(m, rules) and set_rank(m, rules) in ranks for m in others
+            ):
+                continue
+            if rules.runs_distinct_suits and any(
+                _is_run(m, rules) and _run_suit(m, rules) in suits for m in others
+            ):
+                continue
+            return True
+        return False
 
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> dict[str, Any]:

@@ -1,0 +1,142 @@
+"""`make bench`: the engine's speed, measured side by side with OpenSpiel's gin_rummy in one run.
+
+Prints one JSON object. Rounds alternate between our engine and OpenSpiel so that both see the
+same machine load; each figure is the median over the rounds.
+
+    python benchmarks/run.py [--rounds 3] [--seconds 2.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from liverpool import Game, RuleSet  # noqa: E402
+from liverpool.cards import full_deck  # noqa: E402
+from liverpool.melds import find_contract  # noqa: E402
+
+
+def random_play(seconds: float, seed: int) -> dict[str, float]:
+    """Whole 4-player games of uniformly random legal play through legal_actions() + apply()."""
+    rng = random.Random(seed)
+    decisions = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        game = Game.new(players=4, rules=RuleSet(), seed=rng.getrandbits(32))
+        while not game.is_over:
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            decisions += 1
+        games += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    return {"decisions_per_s": decisions / elapsed, "games_per_s": games / elapsed}
+
+
+def find_contract_times(samples: int, seed: int) -> list[float]:
+    """Microseconds per find_contract on random 10-13-card hands with jokers, all seven deals."""
+    rng = random.Random(seed)
+    rules = RuleSet()
+    deck = full_deck(2, 2)
+    times = []
+    for i in range(samples):
+        hand = rng.sample(deck, rng.randint(10, 13))
+        deal = i % 7 + 1
+        t0 = time.perf_counter()
+        find_contract(hand, deal, rules)
+        times.append((time.perf_counter() - t0) * 1e6)
+    return times
+
+
+def mid_game_states(count: int, seed: int) -> list[Game]:
+    rng = random.Random(seed)
+    states = []
+    while len(states) < count:
+        game = Game.new(players=4, seed=rng.getrandbits(32))
+        for _ in range(rng.randint(40, 400)):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+        if not game.is_over:
+            states.append(game)
+    return states
+
+
+def copy_us(states: list[Game], repeat: int = 200) -> float:
+    t0 = time.perf_counter()
+    for _ in range(repeat):
+        for state in states:
+            state.copy()
+    return (time.perf_counter() - t0) / (repeat * len(states)) * 1e6
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def extra_figures() -> dict[str, Any]:
+    """Bot figures, when the bots package provides a benchmark hook."""
+    try:
+        from liverpool.bots.bench import bot_figures
+    except ImportError:
+        return {}
+    figures: Callable[[], dict[str, Any]] = bot_figures
+    return figures()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    args = parser.parse_args()
+    try:
+        from openspiel_gin import openspiel_gin_decisions_per_s
+    except ImportError:  # pragma: no cover
+        openspiel_gin_decisions_per_s = None
+    ours: list[dict[str, float]] = []
+    theirs: list[float] = []
+    for r in range(args.rounds):
+        ours.append(random_play(args.seconds, seed=r))
+        if openspiel_gin_decisions_per_s is not None:
+            try:
+                theirs.append(openspiel_gin_decisions_per_s(args.seconds, seed=r)["decisions_per_s"])
+            except RuntimeError as exc:
+                print(f"openspiel unavailable: {exc}", file=sys.stderr)
+                openspiel_gin_decisions_per_s = None
+    times = find_contract_times(3000, seed=1)
+    states = mid_game_states(20, seed=2)
+    out: dict[str, Any] = {
+        "decisions_per_s": round(statistics.median(o["decisions_per_s"] for o in ours)),
+        "games_per_s": round(statistics.median(o["games_per_s"] for o in ours), 2),
+        "find_contract_us_p50": round(percentile(times, 0.5), 1),
+        "find_contract_us_p99": round(percentile(times, 0.99), 1),
+        "copy_us": round(copy_us(states), 2),
+        "rounds": args.rounds,
+        "seconds_per_round": args.seconds,
+    }
+    if theirs:
+        out["openspiel_gin_decisions_per_s"] = round(statistics.median(theirs))
+        out["ratio_vs_openspiel"] = round(out["decisions_per_s"] / out["openspiel_gin_decisions_per_s"], 3)
+    else:
+        out["openspiel_gin_decisions_per_s"] = None
+        out["ratio_vs_openspiel"] = None
+    out |= extra_figures()
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

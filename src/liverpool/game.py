@@ -1184,6 +1184,17 @@ class Game:
             must = self.must_meld
             if must is not None and self._pending_has(must):
                 must = None
+            if not can_complete(
+                hand,
+                contract.sets - sets,
+                contract.runs - runs,
+                rules,
+                whole_hand=contract.whole_hand,
+                must_use=must,
+                used_set_ranks=ranks,
+                used_run_suits=suits,
+            ):
+                return []
             witness = solve(
                 hand,
                 contract.sets - sets,

@@ -661,10 +661,10 @@ class Game:
             return f"you must meld {self.must_meld}, the deepest card you took from the pile (R22)"
         if self.swaps:
             return "you must play the joker you took in a swap this turn (R20)"
-        if self.phase == LIVERPOOL_DISCARD:
-            return None
         if self.taken is not None and card == self.taken:
             return f"you may not discard {card}, just taken from the discard pile (R26)"
+        if self.phase == LIVERPOOL_DISCARD:
+            return None
         if (
             self.rules.playable_discard == "strict"
             and self.down[p]
@@ -713,6 +713,8 @@ class Game:
                 return "after calling you discard one card (R34)"
             return self._discard_problem(p, a.card)
         # PLAY
+        if isinstance(a, Buy | Pass | Call):
+            return "the buy and call windows are closed once a turn begins (R30)"
         if p != self.current:
             return f"it is player {self.current}'s turn"
         hand = self.hands[p]
@@ -826,8 +828,11 @@ class Game:
             return "there is no playable discard to call"
         if p == self.discarder:
             return "you may not call your own discard"
-        if self.rules.playable_discard == "liverpool" and not self.down[p]:
-            return "only players who are down may call Liverpool (R34)"
+        if self.rules.playable_discard == "liverpool":
+            if not self.down[p]:
+                return "only players who are down may call Liverpool (R34)"
+            if not self.hands[p] and self.rules.discard_lock:
+                return "you hold no card of your own to discard after calling (R26, R34)"
         return None
 
     def _pile_problem(self, p: int, depth: int) -> str | None:
@@ -945,6 +950,7 @@ class Game:
             self._next_turn((p + 1) % self.n, discarder=p, callable_=callable_)
         elif isinstance(a, EndTurn):
             self._event("end_turn", player=p)
+            self._knock(p)
             self._next_turn((p + 1) % self.n, discarder=None, callable_=False, fresh=False)
         elif isinstance(a, Retract):
             for _, cards in self.pending:
@@ -1008,7 +1014,7 @@ class Game:
             self.hands[caller].append(card)
             self.current = caller
             self.phase = LIVERPOOL_DISCARD
-            self.taken = None
+            self.taken = card if self.rules.discard_lock else None
 
     def _go_down(self, p: int) -> None:
         """R14: the staged melds become the player's contract on the table."""
@@ -1108,6 +1114,8 @@ class Game:
                 out.append(DrawDiscard(p))
             if self.rules.pile_draw:
                 out.extend(DrawFromPile(p, d) for d in range(1, len(self.discard)) if self._pile_problem(p, d) is None)
+            if self.call_open and self._call_problem(p) is None:
+                out.append(Call(p))
             for q in range(self.n):
                 if q == p or q in self.passed:
                     continue
@@ -1123,7 +1131,7 @@ class Game:
         hand = self.hands[p]
         distinct = sorted(set(hand))
         if self.phase == LIVERPOOL_DISCARD:
-            return [Discard(p, c) for c in distinct]
+            return [Discard(p, c) for c in distinct if c is not self.taken]
         rules = self.rules
         # melds toward the contract
         if not self.down[p] and not self.retracted:

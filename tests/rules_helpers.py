@@ -1,0 +1,212 @@
+"""Helpers for the rule tests R26-R49: build a game in an exact position and check refusals.
+
+A position is built from ``Game.new`` by overwriting the engine's state (hands, stock, discard
+pile, melds on the table, who is down, whose turn and which phase). Unless told otherwise the
+cards the position does not name go to the bottom of the stock, so that every card of the deck
+is somewhere exactly once (:func:`assert_conserved`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+import pytest
+
+from liverpool import Action, Card, Game, IllegalAction, Meld, RuleSet, parse_cards
+from liverpool.cards import full_deck
+from liverpool.game import DRAW, _Meld
+from liverpool.melds import run_start
+
+__all__ = [
+    "CONTRACT",
+    "LIVERPOOL",
+    "PRESETS",
+    "apply_all",
+    "assert_conserved",
+    "assert_legal_agrees",
+    "assert_refused",
+    "cards",
+    "events_of",
+    "position",
+    "rules",
+    "snapshot",
+]
+
+LIVERPOOL = RuleSet.preset("liverpool")
+CONTRACT = RuleSet.preset("contract")
+PRESETS = ("liverpool", "contract")
+
+Rest = Literal["stock", "discard", "none"]
+
+
+def rules(preset: str = "liverpool", **options: Any) -> RuleSet:
+    """A preset with some options changed."""
+    return dataclasses.replace(RuleSet.preset(preset), **options)
+
+
+def cards(text: str) -> list[Card]:
+    """Cards from tokens, e.g. ``cards("7H 7S JK")``."""
+    return parse_cards(text)
+
+
+def _deck(game: Game) -> Counter[Card]:
+    return Counter(full_deck(game.rules.packs_for(game.players), game.rules.jokers_per_pack))
+
+
+def _placed(game: Game) -> Counter[Card]:
+    placed: Counter[Card] = Counter()
+    for hand in game.hands:
+        placed.update(hand)
+    placed.update(game.stock)
+    placed.update(game.discard)
+    for meld in game._melds:
+        placed.update(meld.cards)
+    for _, staged in game.pending:
+        placed.update(staged)
+    return placed
+
+
+def position(
+    rule_set: RuleSet | None = None,
+    *,
+    hands: Sequence[str],
+    stock: str = "",
+    discard: str = "",
+    melds: Sequence[tuple[int, str, str]] = (),
+    down: Iterable[int] = (),
+    current: int = 0,
+    phase: str = DRAW,
+    discarder: int | None = None,
+    fresh: bool = True,
+    call_open: bool = False,
+    deal: int = 1,
+    turn: int = 10,
+    went_down_this_turn: bool = False,
+    scores: Sequence[int] | None = None,
+    buys_used: Sequence[int] | None = None,
+    rebuilds: int = 0,
+    rest: Rest = "stock",
+    seed: int = 1,
+) -> Game:
+    """A game of ``len(hands)`` players in an exact position.
+
+    ``hands``: one string of card tokens per seat. ``stock`` and ``discard``: tokens, the top card
+    last. ``melds``: (owner, "set" or "run", tokens in table order). ``down``: the seats that are
+    down (they went down in an earlier turn unless ``went_down_this_turn``). ``phase`` is "draw"
+    (``current`` is to draw; ``discarder`` made the top discard, ``fresh`` says whether it may still
+    be taken or bought, ``call_open`` whether it may be called) or "play" (``current`` has drawn).
+    ``rest`` says where the deck's other cards go: under the given ``stock`` (the default), under
+    the given ``discard`` pile, or nowhere ("none": the position then does not hold every card).
+    """
+    r = rule_set if rule_set is not None else LIVERPOOL
+    n = len(hands)
+    game = Game.new(players=n, rules=r, seed=seed)
+    game.deal_index = deal - 1
+    game.dealer = (current - 1) % n
+    game.hands = [cards(h) for h in hands]
+    game._melds = []
+    for i, (owner, kind, text) in enumerate(melds):
+        meld_cards = cards(text)
+        start = run_start(meld_cards, r) if kind == "run" else 0
+        if kind == "run" and start is None:
+            raise ValueError(f"not a run in table order: {text}")
+        game._melds.append(_Meld(i, owner, kind, meld_cards, start or 0))
+    given_stock = cards(stock)
+    given_discard = cards(discard)
+    game.stock = given_stock
+    game.discard = given_discard
+    if rest != "none":
+        left = _deck(game)
+        left.subtract(_placed(game))
+        extra = [c for c, k in left.items() if k < 0]
+        if extra:
+            raise ValueError(f"the position holds more copies of {extra} than the deck has")
+        others = sorted(left.elements())
+        random.Random(seed).shuffle(others)
+        if rest == "stock":
+            game.stock = others + given_stock
+        else:
+            game.discard = others + given_discard
+    down_set = set(down)
+    game.down = [p in down_set for p in range(n)]
+    game.down_turn = [(turn if went_down_this_turn else turn - 1) if p in down_set else -1 for p in range(n)]
+    game.buys_used = list(buys_used) if buys_used is not None else [0] * n
+    game.knocked = [len(h) == 1 for h in game.hands]
+    game.rebuilds = rebuilds
+    game.turn = turn
+    if scores is not None:
+        game._scores = list(scores)
+    game.current = current
+    game.phase = phase
+    game.discarder = discarder
+    game.fresh = fresh and phase == DRAW and bool(game.discard)
+    game.call_open = call_open
+    game.buy_requests = []
+    game.passed = []
+    game.taken = None
+    game.pending = []
+    game.must_meld = None
+    game.swaps = []
+    game.unswapped = []
+    game.retracted = False
+    game._legal_cache = None
+    return game
+
+
+def assert_conserved(game: Game) -> None:
+    """Every card of the deck is in exactly one place: a hand, the stock, the pile or the table."""
+    assert _placed(game) == _deck(game)
+
+
+def snapshot(game: Game) -> list[Any]:
+    """Everything a refused action must leave untouched: every seat's view, the record, the
+    hidden stock and hands."""
+    return [
+        [game.view(p) for p in range(game.players)],
+        game.record(),
+        [str(c) for c in game.stock],
+        [[str(c) for c in game.hand(p)] for p in range(game.players)],
+        game.scores,
+        len(game.events),
+    ]
+
+
+def assert_refused(game: Game, action: Action, *fragments: str) -> str:
+    """``action`` is refused with IllegalAction whose message holds every ``fragments`` (case
+    ignored), is not listed as legal, and leaves the game exactly as it was. Returns the message."""
+    before = snapshot(game)
+    assert not game.can_apply(action)
+    assert action not in game.legal_actions()
+    with pytest.raises(IllegalAction) as info:
+        game.apply(action)
+    message = str(info.value)
+    for fragment in fragments:
+        assert fragment.lower() in message.lower(), f"{fragment!r} not in {message!r}"
+    assert snapshot(game) == before
+    return message
+
+
+def apply_all(game: Game, *actions: Action) -> None:
+    """Apply each action in turn; each (but a meld, listed in one arrangement only) must be
+    listed in ``legal_actions`` first."""
+    for action in actions:
+        if not isinstance(action, Meld) and action not in game.legal_actions():
+            game.verify(action)  # raises with the reason
+            raise AssertionError(f"{action} is legal but not listed in legal_actions()")
+        game.apply(action)
+
+
+def assert_legal_agrees(game: Game, candidates: Iterable[Action]) -> None:
+    """For each candidate action: listed in ``legal_actions()`` exactly when ``can_apply``."""
+    legal = game.legal_actions()
+    for action in candidates:
+        assert (action in legal) == game.can_apply(action), f"{action}: listed {action in legal}"
+
+
+def events_of(game: Game, kind: str) -> list[dict[str, Any]]:
+    """The game's events of one type."""
+    return [e for e in game.events if e["type"] == kind]

@@ -163,6 +163,7 @@ class Game:
     must_meld: Card | None
     swaps: list[tuple[int, int, Card, Card]]
     unswapped: list[tuple[int, int]]
+    swap_base: int
     retracted: bool
     _scores: list[int]
     _melds: list[_Meld]
@@ -281,6 +282,7 @@ class Game:
         self.must_meld = None
         self.swaps = []
         self.unswapped = []
+        self.swap_base = 0
         self.retracted = False
         self._legal_cache = None
         if not self.stock and not self._rebuild_stock():
@@ -463,6 +465,7 @@ class Game:
         self.must_meld = parse(view["must_meld"]) if view["must_meld"] else None
         self.swaps = [(int(m), int(v), parse(nat), parse(w)) for m, v, nat, w in view["swaps"]]
         self.unswapped = [(int(m), int(v)) for m, v in view["unswapped"]]
+        self.swap_base = int(view.get("swap_base", 0))
         self.retracted = bool(view["retracted"])
         self._legal_cache = None
         return self
@@ -523,6 +526,8 @@ class Game:
             out.append((None, True))
             return out
         suit = next(c.suit for c in m.cards if c.rank != 0 and c.rank != wild)
+        if len(m.cards) >= 13:  # R3: an ace is never both low and high in one run
+            return out
         low, high = m.start - 1, m.start + len(m.cards)
         check = rules.run_joker_check == "always"
         if low >= 1:
@@ -924,6 +929,8 @@ class Game:
             m.accepts = None
             wild = m.cards[a.index]
             m.cards[a.index] = a.card
+            if not self.swaps:  # wild cards held before the turn's first swap
+                self.swap_base = sum(1 for c in hand if self.rules.is_wild(c.rank))
             hand.remove(a.card)
             hand.append(wild)
             self.swaps.append((a.meld, m.start + a.index, a.card, wild))
@@ -1034,7 +1041,7 @@ class Game:
         if self.swaps:
             hand = self.hands[self.current]
             wilds = sum(1 for c in hand if self.rules.is_wild(c.rank))
-            while self.swaps and wilds < len(self.swaps):
+            while self.swaps and wilds - self.swap_base < len(self.swaps):
                 self.swaps.pop(0)
 
     def _after_hand_change(self, p: int) -> None:
@@ -1306,6 +1313,7 @@ class Game:
             "passed": self.passed[:],
             "swaps": [[m, v, str(nat), str(w)] for m, v, nat, w in self.swaps],
             "unswapped": [list(u) for u in self.unswapped],
+            "swap_base": self.swap_base,
             "retracted": self.retracted,
             "rules": self._rules_dict,
             "events": self.events[self.deal_events_start :],  # public records, shared: do not mutate

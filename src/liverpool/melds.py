@@ -168,6 +168,8 @@ def can_extend_run(cards: Sequence[Card], start: int, card: Card, high: bool, ru
     """R24: may ``card`` be laid off at the high (or low) end of the run ``cards`` beginning at
     ``start``? R19 is checked unless ``rules.run_joker_check`` is "initial".
     """
+    if len(cards) >= 13:  # R3: an ace is never both low and high in one run
+        return False
     r = card.rank
     is_wild = r == 0 or r == rules.wild_rank
     if high:

@@ -119,6 +119,96 @@ def _run_suit(cards: Sequence[Card], rules: RuleSet) -> str:
     return next(c.suit for c in cards if not rules.is_wild(c.rank))
 
 
+def _may_meet(hand: Sequence[Card], sets: int, runs: int, rules: RuleSet) -> bool:
+    """A quick necessary condition for meeting ``sets`` sets and ``runs`` runs from ``hand``:
+    False means the solver would find nothing. Upper bounds only, so never a false False."""
+    if sets * rules.set_min + runs * rules.run_min > len(hand):
+        return False
+    wild = rules.wild_rank
+    wilds = 0
+    by_rank = [0] * 14
+    by_suit: dict[str, list[int]] = {}
+    for c in hand:
+        r = c.rank
+        if r == 0 or r == wild:
+            wilds += 1
+            continue
+        by_rank[r] += 1
+        by_suit.setdefault(c.suit, [0] * 15)[r] += 1
+    if sets:
+        need_naturals = rules.set_min_naturals
+        free = extra = 0
+        for n in by_rank:
+            if n >= need_naturals:
+                full = n // rules.set_min
+                free += full
+                extra += n // need_naturals - full
+        if free + min(wilds, extra) < sets:
+            return False
+    if runs:
+        length = rules.run_min
+        allowed = min(wilds, (length + 3) // 4) if rules.run_joker_check == "always" else min(wilds, length)
+        top = 14 if rules.ace_high else 13
+        possible = 0
+        for counts in by_suit.values():
+            counts[14] = counts[1]
+            present = [1 if counts[v] else 0 for v in range(15)]
+            best = 0
+            for start in range(1, top - length + 2):
+                best = max(best, sum(present[start : start + length]))
+            if best < length - allowed:
+                continue
+            total = sum(counts[1:14])
+            possible += 1 if rules.runs_distinct_suits else max(1, total // max(1, length - allowed))
+        if possible < runs:
+            return False
+    return True
+
+
+def _one_meld_exists(
+    hand: Sequence[Card], kind: str, rules: RuleSet, ranks: frozenset[int], suits: frozenset[str]
+) -> bool:
+    """Whether ``hand`` holds one valid meld of ``kind`` of a rank (set) or suit (run) not yet used
+    when the contract's distinct-rank/suit options ask for it: the common last step of a lay-down,
+    answered without the general solver."""
+    wild = rules.wild_rank
+    wilds = 0
+    naturals: dict[int, list[Card]] = {}
+    for c in hand:
+        if c.rank == 0 or c.rank == wild:
+            wilds += 1
+        elif kind == "set":
+            naturals.setdefault(c.rank, []).append(c)
+        else:
+            naturals.setdefault(SUITS.index(c.suit), []).append(c)
+    if kind == "set":
+        for rank, cards in naturals.items():
+            if rules.sets_distinct_ranks and rank in ranks:
+                continue
+            n = len({c.suit for c in cards}) if rules.set_distinct_suits else len(cards)
+            if rules.set_max is not None:
+                n = min(n, rules.set_max)
+            if n >= rules.set_min_naturals and n + wilds >= rules.set_min:
+                return True
+        return False
+    length = rules.run_min
+    top = 14 if rules.ace_high else 13
+    for index, cards in naturals.items():
+        if rules.runs_distinct_suits and SUITS[index] in suits:
+            continue
+        present = [False] * 15
+        for c in cards:
+            present[c.rank] = True
+        present[14] = present[1] and rules.ace_high
+        for start in range(1, top - length + 2):
+            missing = [v for v in range(start, start + length) if not present[v]]
+            if len(missing) > wilds:
+                continue
+            if all(b - a >= 4 for a, b in zip(missing, missing[1:], strict=False)):
+                return True
+    return False
+
+
 def _has_cards(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
     if len(cards) == 1:
         return cards[0] in hand
@@ -641,6 +731,11 @@ class Game:
                 suits = suits | {next(c.suit for c in cards if not rules.is_wild(c.rank))}
             if witness is not None and self._witness_allows(witness, kind, rest, must, ranks, suits):
                 return None
+            left_sets, left_runs = contract.sets - sets, contract.runs - runs
+            if must is None and not contract.whole_hand and left_sets + left_runs == 1:
+                if _one_meld_exists(rest, "set" if left_sets else "run", rules, ranks, suits):
+                    return None
+                return "after this meld you could not lay the rest of the contract this turn"
             if not can_complete(
                 rest,
                 contract.sets - sets,
@@ -1199,7 +1294,7 @@ class Game:
             must = self.must_meld
             if must is not None and self._pending_has(must):
                 must = None
-            if not can_complete(
+            if not _may_meet(hand, contract.sets - sets, contract.runs - runs, rules) or not can_complete(
                 hand,
                 contract.sets - sets,
                 contract.runs - runs,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import os
 from collections import Counter
 from collections.abc import Sequence
 
@@ -176,7 +177,7 @@ def check_solution(
     return hand_points(rest, rules)
 
 
-def agree(hand: Sequence[Card], nsets: int, nruns: int, rules: RuleSet, **kw: object) -> None:
+def agree(hand: Sequence[Card], nsets: int, nruns: int, rules: RuleSet, /, **kw: object) -> None:
     """solve, can_complete and the brute force agree on this request."""
     expect = brute_force(hand, nsets, nruns, rules, **kw)  # type: ignore[arg-type]
     got = solve(hand, nsets, nruns, rules, **kw)  # type: ignore[arg-type]
@@ -438,6 +439,20 @@ def test_r40_joker_stands_in_for_a_card_the_set_needs() -> None:
     check_solution(hand, melds, 1, 1, LIVERPOOL)
 
 
+def test_r42_exact_set_melds_the_joker_and_keeps_a_four() -> None:
+    rules = RULESETS["contract exact"]
+    hand = cards("4S 4H 4D 4C 5S JK QD KD AD")
+    melds = find_contract(hand, 2, rules)
+    assert melds is not None and left_points(hand, melds, rules) == 13
+    assert JOKER in melds[0]
+
+
+def test_r12_two_runs_of_one_suit_take_every_card() -> None:
+    hand = cards("2H 3H 4H 5H 6H 7H 8H 9H 10H")
+    melds = find_contract(hand, 3, LIVERPOOL)
+    assert melds is not None and leftover(hand, melds) == []
+
+
 def test_r40_contract_scoring() -> None:
     hand = cards("2S 2H 2D KS KH KD 9C")
     melds = find_contract(hand, 1, CONTRACT)
@@ -594,10 +609,6 @@ def test_candidate_sets() -> None:
     hand = cards("7H 7S 7D JK 9C 9C")
     sets = fmt(candidate_melds(hand, "set", LIVERPOOL))
     assert sets is not None
-    assert sorted(sets) == sorted(
-        ["7S 7H 7D", "7S 7H 7D JK", "7S 7H", "7S 7H JK", "7S 7D JK", "7H 7D JK", "9C 9C JK"]
-        + ["7S 7H 7D JK"][:0]
-    ) or True
     expected = {"7S 7H 7D", "7S 7H 7D JK", "7S 7H JK", "7S 7D JK", "7H 7D JK", "9C 9C JK"}
     assert set(sets) == expected and len(sets) == len(expected)
     exact = fmt(candidate_melds(hand, "set", LIVERPOOL, exact=True))
@@ -646,6 +657,8 @@ RULESETS = {
     "three naturals, joker 20 (R18, R49)": dataclasses.replace(
         LIVERPOOL, set_min_naturals=3, joker_points=20, run_min=3
     ),
+    "long runs": dataclasses.replace(LIVERPOOL, run_min=5),
+    "tiny melds": dataclasses.replace(LIVERPOOL, run_min=2, set_min=2, set_min_naturals=1, set_max=3),
 }
 REQUESTS = [(1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (0, 3), (1, 1), (2, 1), (1, 2)]
 
@@ -665,7 +678,9 @@ def hands(draw: st.DrawFn, most: int = 9) -> tuple[str, list[Card]]:
     return name, hand
 
 
-PROPERTY = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# SOLVER_EXAMPLES=5000 for a longer search
+EXAMPLES = int(os.environ.get("SOLVER_EXAMPLES", "250"))
+PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY
@@ -726,6 +741,9 @@ LARGE_CASES = [
     ("exact (R42)", "7H 7S 7D 7C 4H 5H 6H 8H JK 9S 9C 9D", 1, 2, False),
     ("contract", "4S 4H 4D 4C 5S 6S 9D JD QD JK JK", 1, 1, False),
     ("contract", "4S 4H 4D 4C 5S 6S 9D JD QD JK", 1, 1, False),
+    ("contract exact", "4S 4H 4D 4C 5S JK QD KD AD", 1, 1, False),
+    ("liverpool", "7S 7H 7D 7C 8S 9S 10S JS 4D 4H 4C", 1, 1, True),
+    ("liverpool", "2H 3H 4H 5H 6H 7H 8H 9H 10H 10H", 0, 2, False),
 ]
 
 
@@ -797,7 +815,7 @@ def bf_candidates(hand: Sequence[Card], kind: str, rules: RuleSet, exact: bool) 
     return out
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@PROPERTY
 @given(hands(most=8), st.sampled_from(["set", "run"]), st.booleans())
 def test_r11_r12_candidate_melds_equal_brute_force(case: tuple[str, list[Card]], kind: str, exact: bool) -> None:
     """R11, R12, R17-R19, R42: candidate_melds gives valid melds from the hand, no two alike, and as

@@ -197,9 +197,9 @@ def find_contract(hand: Sequence[Card], deal: int, rules: RuleSet) -> list[list[
     points in hand; None when the hand cannot meet it. Runs are in table order. In a whole-hand
     deal (R15) the melds use every card.
 
-    >>> from liverpool import RuleSet, parse_cards
-    >>> find_contract(parse_cards("7H 7S 7D 9C 9D JK 2C"), 1, RuleSet())
-    [['7H', '7S', '7D'], ['9C', '9D', 'JK']]
+    >>> from liverpool import RuleSet, format_cards, parse_cards
+    >>> [format_cards(m) for m in find_contract(parse_cards("7H 7S 7D 9C 9D JK 2C"), 1, RuleSet())]
+    ['7S 7H 7D', '9D 9C JK']
     """
     from .solver import find_contract as _find
 

@@ -47,6 +47,8 @@ _Entry = tuple[int, tuple[tuple[int, _Variant], ...]]
 # The runs chosen so far in the knapsack over suits: (points, (earlier links, suit index, table entry runs)).
 _Chain = tuple["_Chain | None", int, tuple[tuple[int, _Variant], ...]]
 _Link = tuple[int, "_Chain | None"]
+# Reachable (wild count, holds the must card) of a cover of one suit's naturals, with the variants used.
+_Reach = dict[tuple[int, bool], tuple[int, ...]]
 # One rank's sets: (sets, naturals taken per suit, natural points, least wilds, most wilds, dead
 # points left, holds the must-use card).
 _Option = tuple[int, tuple[int, int, int, int], int, int, int, int, bool]
@@ -190,14 +192,22 @@ class _Ctx:
                     continue
                 out.append((k, base, used, a, b, miss))
                 if k < budget:
-                    _extra_wilds(out, vp, used, miss, k, base, a, b, budget - k)
+                    _extra_wilds(out, vp, used, miss, k=k, base=base, a=a, b=b, free=budget - k)
+        # one variant per (wilds, naturals held): where the wilds stand does not matter to the search
+        seen: set[tuple[int, int]] = set()
+        uniq: list[_Variant] = []
+        for v in out:
+            vk = (v[0], v[2])
+            if vk not in seen:
+                seen.add(vk)
+                uniq.append(v)
         if len(self.variants_memo) > _MEMO_LIMIT:
             self.variants_memo.clear()
-        self.variants_memo[key] = out
-        return out
+        self.variants_memo[key] = uniq
+        return uniq
 
     def table(
-        self, counts: tuple[int, ...], budget: int, m: int, whole: bool, must: int, exact: bool
+        self, counts: tuple[int, ...], budget: int, m: int, *, whole: bool, must: int, exact: bool
     ) -> list[_Entry | None] | None:
         """For each wild count 0..budget, the most natural points ``m`` runs of one suit can hold
         (``whole``: using every natural; ``must``: holding the natural of that rank), or None."""
@@ -220,7 +230,10 @@ class _Ctx:
                     best[v[0]] = (v[1], ((0, v),))
                     found = True
         elif total >= m * self.nat_per_run:
-            found = _combine_runs(variants, counts, budget, m, whole, must_bits, best)
+            if whole and m > 2:
+                found = _cover_runs(variants, counts, budget, m, must_bits=must_bits, best=best)
+            else:
+                found = _multi_runs(variants, counts, self.pts, budget, m, whole=whole, must_bits=must_bits, best=best)
         res = best if found else None
         if len(self.tables) > _MEMO_LIMIT:
             self.tables.clear()
@@ -229,7 +242,7 @@ class _Ctx:
 
 
 def _extra_wilds(
-    out: list[_Variant], vp: tuple[int, ...], used: int, miss: int, k: int, base: int, a: int, b: int, free: int
+    out: list[_Variant], vp: tuple[int, ...], used: int, miss: int, *, k: int, base: int, a: int, b: int, free: int
 ) -> None:
     """Append the variants of one run where wilds also stand in places the hand holds a natural
     for (freeing that natural for another meld, or melding a wild worth more)."""
@@ -263,76 +276,176 @@ def _rank_mask(values: int) -> int:
     return (values & 0x3FFE) | (2 if values >> 14 & 1 else 0)
 
 
-def _combine_runs(
+def _cover_runs(
+    variants: list[_Variant], counts: tuple[int, ...], budget: int, m: int, *, must_bits: int, best: list[_Entry | None]
+) -> bool:
+    """Fill ``best`` with ``m`` runs of one suit holding every natural (R15). Every such cover melds
+    the same natural points, so only which (wild count, holds the must card) pairs are reachable
+    matters: an exact cover over the remaining naturals, memoised, each step branching on the runs
+    that hold the lowest rank still to place."""
+    ranks = [_rank_mask(v[2]) for v in variants]
+    holding: list[list[int]] = [[] for _ in range(14)]
+    exact_mask: dict[int, list[int]] = {}
+    for i, rm in enumerate(ranks):
+        exact_mask.setdefault(rm, []).append(i)
+        for r in range(1, 14):
+            if rm >> r & 1:
+                holding[r].append(i)
+    memo: dict[tuple[tuple[int, ...], int], _Reach] = {}
+    goal = 2 * (budget + 1) if must_bits else budget + 1
+
+    def cover(rem: tuple[int, ...], k: int) -> _Reach:
+        key = (rem, k)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        out: _Reach = {}
+        if k == 1:
+            mask = 0
+            for r in range(1, 14):
+                if rem[r] > 1:
+                    break
+                if rem[r]:
+                    mask |= 1 << r
+            else:
+                for i in exact_mask.get(mask, ()):
+                    v = variants[i]
+                    out.setdefault((v[0], bool(v[2] & must_bits)), (i,))
+        elif max(rem) <= k and sum(rem) <= 13 * k:
+            low = next(r for r in range(1, 14) if rem[r])
+            below = (1 << low) - 1
+            for i in holding[low]:
+                v = variants[i]
+                rm = ranks[i]
+                if rm & below or v[0] > budget:
+                    continue
+                left = list(rem)
+                ok = True
+                for r in range(low, 14):
+                    if rm >> r & 1:
+                        if not left[r]:
+                            ok = False
+                            break
+                        left[r] -= 1
+                if not ok or not any(left):
+                    continue
+                mine = bool(v[2] & must_bits)
+                for (w, h), rest in cover(tuple(left), k - 1).items():
+                    w += v[0]
+                    if w <= budget:
+                        out.setdefault((w, h or mine), (i, *rest))
+                if len(out) == goal:
+                    break
+        memo[key] = out
+        return out
+
+    found = False
+    total_pts = 0
+    for (w, h), idx in cover(tuple(counts), m).items():
+        if must_bits and not h:
+            continue
+        total_pts = sum(variants[i][1] for i in idx)
+        if best[w] is None:
+            best[w] = (total_pts, tuple((0, variants[i]) for i in idx))
+            found = True
+    return found
+
+
+def _multi_runs(
     variants: list[_Variant],
     counts: tuple[int, ...],
+    pts: tuple[int, ...],
     budget: int,
     m: int,
+    *,
     whole: bool,
     must_bits: int,
     best: list[_Entry | None],
 ) -> bool:
-    """Fill ``best`` with the best ``m`` runs of one suit (a multiset of variants) per wild count."""
-    total = sum(counts)
-    # levels[j]: ranks with more than j copies; used[j]: ranks used more than j times
+    """Fill ``best`` with the best ``m`` runs of one suit (a multiset of variants) per wild count.
+
+    For each way to split the wilds among the runs, the variants of each wild count are scanned by
+    falling points, and a branch stops as soon as it cannot beat the best found for that count."""
+    total = sum(counts[r] * pts[r] for r in range(1, 14))
+    total_n = sum(counts)
+    # levels[j]: ranks with more than j copies; a run set is feasible when the ranks used more than
+    # j times lie in levels[j]
     levels = [sum(1 << r for r in range(1, 14) if counts[r] > j) for j in range(m)]
     ranks = [_rank_mask(v[2]) for v in variants]
-    nv = len(variants)
+    groups: list[list[int]] = [[] for _ in range(budget + 1)]
+    for i, v in enumerate(variants):
+        groups[v[0]].append(i)
+    for g in groups:
+        g.sort(key=lambda i: -variants[i][1])
+    tops = [variants[g[0]][1] if g else -1 for g in groups]
     found = False
-    by_mask: dict[int, list[int]] = {}
-    if whole:
-        for i, rm in enumerate(ranks):
-            by_mask.setdefault(rm, []).append(i)
+    cur = -1
+    target = 0
+    split: list[int] = []
+    rest: list[int] = []
     chosen: list[int] = []
 
-    def rec(start: int, depth: int, w: int, pts: int, used: list[int], hit: bool) -> None:
-        nonlocal found
-        cands: Sequence[int]
-        if whole and depth == m - 1:
-            # the last run must hold exactly the naturals left
-            need = 0
-            for r in range(1, 14):
-                left = counts[r] - sum(1 for u in used if u >> r & 1)
-                if left > 1:
-                    return
-                if left:
-                    need |= 1 << r
-            cands = by_mask.get(need, [])
-        else:
-            cands = range(start, nv)
-        for i in cands:
-            if i < start:
-                continue
+    def pick(d: int, begin: int, used: list[int], have: int, hit: bool) -> None:
+        nonlocal cur, found
+        g = groups[split[d]]
+        for b in range(begin, len(g)):
+            i = g[b]
             v = variants[i]
-            nw = w + v[0]
-            if nw > budget:
-                continue
-            new_used = list(used)
+            p = have + v[1]
+            if min(total, p + rest[d + 1]) <= cur:
+                break
             carry = ranks[i]
-            j = 0
-            while carry:
-                if j == len(new_used):
-                    new_used.append(0)
-                moved = carry & new_used[j]
-                new_used[j] |= carry
-                carry = moved
-                j += 1
-            if any(u & ~levels[k] for k, u in enumerate(new_used)):
-                continue
-            np = pts + v[1]
+            if not used:
+                new_used = [carry]
+            elif not carry & used[0]:
+                new_used = [carry | used[0], *used[1:]]
+            else:
+                if carry & used[0] & ~levels[1]:
+                    continue  # a rank held once is already used
+                new_used = list(used)
+                j = 0
+                while carry:
+                    if j == len(new_used):
+                        new_used.append(0)
+                    moved = carry & new_used[j]
+                    new_used[j] |= carry
+                    carry = moved
+                    j += 1
+                if any(u & ~levels[k] for k, u in enumerate(new_used)):
+                    continue
             nhit = hit or bool(v[2] & must_bits)
             chosen.append(i)
-            if depth + 1 == m:
-                if (not must_bits or nhit) and (not whole or sum(u.bit_count() for u in new_used) == total):
-                    e = best[nw]
-                    if e is None or np > e[0]:
-                        best[nw] = (np, tuple((0, variants[c]) for c in chosen))
-                        found = True
+            if d + 1 == m:
+                if (nhit or not must_bits) and (not whole or sum(u.bit_count() for u in new_used) == total_n):
+                    cur = p
+                    best[target] = (p, tuple((0, variants[c]) for c in chosen))
+                    found = True
+                    chosen.pop()
+                    break
             else:
-                rec(i, depth + 1, nw, np, new_used, nhit)
+                nxt = b if split[d + 1] == split[d] else 0
+                pick(d + 1, nxt, new_used, p, nhit)
             chosen.pop()
 
-    rec(0, 0, 0, 0, [], False)
+    def splits(d: int, low: int, left: int) -> None:
+        nonlocal cur, target, rest
+        if d == m:
+            if any(not groups[w] for w in split):
+                return
+            target = sum(split)
+            e = best[target]
+            cur = e[0] if e is not None else -1
+            rest = [sum(tops[w] for w in split[k:]) for k in range(m + 1)]
+            pick(0, 0, [], 0, False)
+            return
+        for w in range(low, left + 1):
+            if w * (m - d) > left:
+                break
+            split.append(w)
+            splits(d + 1, w, left - w)
+            split.pop()
+
+    splits(0, 0, budget)
     return found
 
 
@@ -346,12 +459,15 @@ def _ctx(rules: RuleSet) -> _Ctx:
             _CTXS.clear()
         ctx = _CTXS[id(rules)] = _Ctx(rules)
     return ctx
+
+
 # ---------------------------------------------------------------------------------------- search
 def _search(
     ctx: _Ctx,
     hand: Sequence[Card],
     nsets: int,
     nruns: int,
+    *,
     whole: bool,
     must: Card | None,
     used_ranks: frozenset[int],
@@ -362,6 +478,7 @@ def _search(
     exact = ctx.exact and not whole
     wr = ctx.wild_rank
     pts = ctx.pts
+    wild_ranks = (0, wr)
     set_min = ctx.set_min
     if len(hand) < nsets * set_min + nruns * ctx.run_min:
         return None
@@ -373,7 +490,7 @@ def _search(
     for card in hand:
         r = card.rank
         total += pts[r]
-        if r == 0 or r == wr:
+        if r in wild_ranks:
             wilds.append(card)
         else:
             code = card.code
@@ -388,7 +505,7 @@ def _search(
     must_wild = False
     must_r = must_si = -1
     if must is not None:
-        if must.rank == 0 or must.rank == wr:
+        if must.rank in wild_ranks:
             if must not in wilds:
                 return None
             wilds.remove(must)
@@ -518,9 +635,7 @@ def _search(
         mmax = 1
         if not ctx.sets_distinct:
             # the most sets this rank can hold
-            while mmax < nsets and (
-                sum(min(x, mmax + 1) for x in c) if dsuits else rcount[r]
-            ) >= (mmax + 1) * nmin:
+            while mmax < nsets and (sum(min(x, mmax + 1) for x in c) if dsuits else rcount[r]) >= (mmax + 1) * nmin:
                 mmax += 1
         order = [must_si] + [si for si in range(4) if si != must_si] if r == must_r else [0, 1, 2, 3]
         for m in range(1, mmax + 1):
@@ -620,7 +735,7 @@ def _search(
                 [[None] * (budget + 1) for _ in range(nruns + 1)] if forced else [list(row) for row in dp]
             )
             for m in range(1, mcap + 1):
-                tab = ctx.table(counts, nwild, m, whole, mv, exact)
+                tab = ctx.table(counts, nwild, m, whole=whole, must=mv, exact=exact)
                 if tab is None:
                     if whole:
                         continue
@@ -675,7 +790,7 @@ def _search(
                 best = (val, tuple(chosen), _unchain(e[1]), used - w_r, tuple(wilds[:used]))
                 done = first or val >= goal
 
-    def rec(i: int, left: int, melded: int, wmin: int, wmax: int, lost: int, hit: bool) -> None:
+    def rec(i: int, left: int, melded: int, wmin: int, wmax: int, lost: int, hit: bool) -> None:  # noqa: PLR0917 (hot recursion)
         nonlocal done
         if not left:
             if whole and not rest_whole_ok[i]:
@@ -745,6 +860,7 @@ def _cached(
     hand: Sequence[Card],
     nsets: int,
     nruns: int,
+    *,
     whole: bool,
     must: Card | None,
     used_ranks: frozenset[int],
@@ -771,12 +887,14 @@ def _cached(
     results = ctx.results
     if key in results:
         return ctx, results[key]
-    sol = _search(ctx, hand, nsets, nruns, whole, must, used_ranks, used_suits, first)
+    sol = _search(
+        ctx, hand, nsets, nruns, whole=whole, must=must, used_ranks=used_ranks, used_suits=used_suits, first=first
+    )
     if len(results) > _MEMO_LIMIT:
         results.clear()
     results[key] = sol
     if sol is not None and not first:
-        results[key[:-1] + (True,)] = sol
+        results[(*key[:-1], True)] = sol
     return ctx, sol
 
 
@@ -813,7 +931,17 @@ def solve(
         if must_use is not None or (whole_hand and len(hand)):
             return None
         return []
-    ctx, sol = _cached(rules, hand, sets, runs, whole_hand, must_use, used_set_ranks, used_run_suits, False)
+    ctx, sol = _cached(
+        rules,
+        hand,
+        sets,
+        runs,
+        whole=whole_hand,
+        must=must_use,
+        used_ranks=used_set_ranks,
+        used_suits=used_run_suits,
+        first=False,
+    )
     return None if sol is None else _build(ctx, sol, whole_hand)
 
 
@@ -831,7 +959,17 @@ def can_complete(
     """``solve(...) is not None``, faster: stops at the first solution found."""
     if sets == 0 and runs == 0:
         return must_use is None and not (whole_hand and len(hand))
-    _, sol = _cached(rules, hand, sets, runs, whole_hand, must_use, used_set_ranks, used_run_suits, True)
+    _, sol = _cached(
+        rules,
+        hand,
+        sets,
+        runs,
+        whole=whole_hand,
+        must=must_use,
+        used_ranks=used_set_ranks,
+        used_suits=used_run_suits,
+        first=True,
+    )
     return sol is not None
 
 
@@ -887,7 +1025,7 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
     cnt = [0] * 80
     wild_count: dict[Card, int] = {}
     for card in hand:
-        if card.rank == 0 or card.rank == wr:
+        if card.rank in (0, wr):
             wild_count[card] = wild_count.get(card, 0) + 1
         else:
             cnt[card.code] += 1
@@ -939,7 +1077,9 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
                     continue
                 for seq in _wild_sequences(kinds, len(miss)):
                     fill = iter(seq)
-                    cards = [next(fill) if not nat >> v & 1 else Card(v if v <= 13 else 1, suit) for v in range(a, b + 1)]
+                    cards = [
+                        next(fill) if not nat >> v & 1 else Card(v if v <= 13 else 1, suit) for v in range(a, b + 1)
+                    ]
                     if is_valid_run(cards, rules):
                         out.append(cards)
     return out

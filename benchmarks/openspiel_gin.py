@@ -28,10 +28,7 @@ def _load_pyspiel() -> ModuleType:
     try:
         return importlib.import_module("pyspiel")
     except ImportError as exc:
-        msg = (
-            "OpenSpiel is not installed (module 'pyspiel' not found); "
-            "install it with: pip install open-spiel"
-        )
+        msg = "OpenSpiel is not installed (module 'pyspiel' not found); install it with: pip install open-spiel"
         raise RuntimeError(msg) from exc
 
 
@@ -88,9 +85,7 @@ def openspiel_gin_decisions_per_s(
 
 def main() -> None:
     """Command-line entry point: run the benchmark and print the result as JSON."""
-    parser = argparse.ArgumentParser(
-        description="OpenSpiel gin_rummy random-play throughput"
-    )
+    parser = argparse.ArgumentParser(description="OpenSpiel gin_rummy random-play throughput")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(

@@ -14,15 +14,14 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from liverpool import Game, RuleSet  # noqa: E402
-from liverpool.cards import full_deck  # noqa: E402
-from liverpool.melds import find_contract  # noqa: E402
+from liverpool import Game, RuleSet
+from liverpool.cards import full_deck
+from liverpool.melds import find_contract
 
 
 def random_play(seconds: float, seed: int) -> dict[str, float]:
@@ -61,7 +60,7 @@ def find_contract_times(samples: int, seed: int) -> list[float]:
 
 def mid_game_states(count: int, seed: int) -> list[Game]:
     rng = random.Random(seed)
-    states = []
+    states: list[Game] = []
     while len(states) < count:
         game = Game.new(players=4, seed=rng.getrandbits(32))
         for _ in range(rng.randint(40, 400)):
@@ -87,14 +86,53 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def extra_figures() -> dict[str, Any]:
-    """Bot figures, when the bots package provides a benchmark hook."""
-    try:
-        from liverpool.bots.bench import bot_figures
-    except ImportError:
-        return {}
-    figures: Callable[[], dict[str, Any]] = bot_figures
-    return figures()
+def bot_figures(seconds: float, seed: int) -> dict[str, Any]:
+    """Four greedy bots playing whole games in one process, and the bots' decision times."""
+    from liverpool.bots import get, names
+    from liverpool.driver import next_to_act
+
+    out: dict[str, Any] = {}
+    if "greedy" not in names():
+        return out
+    rng = random.Random(seed)
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = Game.new(players=4, seed=rng.getrandbits(32))
+        bots = [get("greedy", seed=i) for i in range(4)]
+        while not game.is_over:
+            seat, legal = next_to_act(game)
+            game.apply(bots[seat].act(game.view(seat), legal))
+        games += 1
+    out["greedy_games_per_s"] = round(games / (time.perf_counter() - start), 2)
+    for name, decisions in (("greedy", 400), ("strong", 40)):
+        if name not in names():
+            continue
+        times = decision_times(name, decisions, seed)
+        out[f"{name}_decision_ms_p50"] = round(percentile(times, 0.5), 3)
+        out[f"{name}_decision_ms_p99"] = round(percentile(times, 0.99), 3)
+    return out
+
+
+def decision_times(name: str, decisions: int, seed: int) -> list[float]:
+    """Milliseconds per decision of bot ``name`` (default budget) in seat 0 against greedy bots."""
+    from liverpool.bots import get
+    from liverpool.driver import next_to_act
+
+    rng = random.Random(seed)
+    times: list[float] = []
+    while len(times) < decisions:
+        game = Game.new(players=4, seed=rng.getrandbits(32))
+        bots = [get(name, seed=0)] + [get("greedy", seed=i) for i in range(1, 4)]
+        while not game.is_over and len(times) < decisions:
+            seat, legal = next_to_act(game)
+            view = game.view(seat)
+            t0 = time.perf_counter()
+            action = bots[seat].act(view, legal)
+            if seat == 0 and len(legal) > 1:
+                times.append((time.perf_counter() - t0) * 1e3)
+            game.apply(action)
+    return times
 
 
 def main() -> int:
@@ -102,20 +140,19 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2.0)
     args = parser.parse_args()
-    try:
-        from openspiel_gin import openspiel_gin_decisions_per_s
-    except ImportError:  # pragma: no cover
-        openspiel_gin_decisions_per_s = None
+    from openspiel_gin import openspiel_gin_decisions_per_s
+
     ours: list[dict[str, float]] = []
     theirs: list[float] = []
+    openspiel = True
     for r in range(args.rounds):
         ours.append(random_play(args.seconds, seed=r))
-        if openspiel_gin_decisions_per_s is not None:
+        if openspiel:
             try:
                 theirs.append(openspiel_gin_decisions_per_s(args.seconds, seed=r)["decisions_per_s"])
             except RuntimeError as exc:
                 print(f"openspiel unavailable: {exc}", file=sys.stderr)
-                openspiel_gin_decisions_per_s = None
+                openspiel = False
     times = find_contract_times(3000, seed=1)
     states = mid_game_states(20, seed=2)
     out: dict[str, Any] = {
@@ -133,7 +170,7 @@ def main() -> int:
     else:
         out["openspiel_gin_decisions_per_s"] = None
         out["ratio_vs_openspiel"] = None
-    out |= extra_figures()
+    out |= bot_figures(args.seconds * 2, seed=3)
     print(json.dumps(out, indent=2))
     return 0
 

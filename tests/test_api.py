@@ -55,7 +55,7 @@ def test_cards_compare_by_value() -> None:
     with pytest.raises(ValueError):
         Card(14, "H")
     with pytest.raises(AttributeError):
-        Card(7, "H").rank = 8  # type: ignore[misc]
+        Card(7, "H").rank = 8
 
 
 def test_rule_set_presets_and_validation() -> None:

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from liverpool import (
+    Action,
     Discard,
     DrawStock,
     Game,
@@ -188,20 +189,22 @@ def test_illegal_actions_are_refused_and_change_nothing(seed: int, steps: int, p
         assert game.can_apply(action)
     before = _snapshot(game)
     wrong_seat = (game.current + 1) % 4
-    candidates = [
+    candidates: list[Action | None] = [
         DrawStock(wrong_seat),
-        Discard(game.current, parse_cards("JK")[0]) if game.hand(game.current).count(parse_cards("JK")[0]) == 0 else None,
+        Discard(game.current, parse_cards("JK")[0])
+        if game.hand(game.current).count(parse_cards("JK")[0]) == 0
+        else None,
         Meld(game.current, "set", tuple(parse_cards("2C 2C 2C 2C 2C"))),
         LayOff(game.current, game.hand(game.current)[0], 999) if game.hand(game.current) else None,
         Discard(7, parse_cards("2C")[0]),
     ]
-    for action in candidates:
-        if action is None or action in legal:
+    for candidate in candidates:
+        if candidate is None or candidate in legal:
             continue
         try:
-            game.apply(action)
+            game.apply(candidate)
         except IllegalAction as exc:
             assert str(exc)
         else:
-            raise AssertionError(f"{action} was accepted")
+            raise AssertionError(f"{candidate} was accepted")
         assert _snapshot(game) == before

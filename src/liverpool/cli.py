@@ -25,7 +25,9 @@ def rules_from_args(preset: str, settings: Sequence[str]) -> RuleSet:
 
 
 def _add_rules_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--preset", "--rules", dest="preset", default="liverpool", help="liverpool (default) or contract")
+    parser.add_argument(
+        "--preset", "--rules", dest="preset", default="liverpool", help="liverpool (default) or contract"
+    )
     parser.add_argument(
         "--set", dest="settings", action="append", default=[], metavar="OPTION=VALUE", help="change one rule option"
     )

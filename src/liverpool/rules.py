@@ -286,7 +286,7 @@ class RuleSet:
 
     def is_wild(self, rank: int) -> bool:
         """True for a joker, or a card of the wild rank (R46)."""
-        return rank == 0 or rank == self.wild_rank
+        return rank in (0, self.wild_rank)
 
     def describe(self, players: int | None = None) -> list[tuple[str, str]]:
         """The rules in effect in plain words, as (rule number, sentence) pairs."""
@@ -344,7 +344,7 @@ def _validate(r: RuleSet) -> None:
             need(isinstance(value, bool), f.name, f"must be true or false, got {value!r}")
         elif kind.startswith("int"):
             need(
-                isinstance(value, int) and not isinstance(value, bool) or (value is None and "None" in kind),
+                (isinstance(value, int) and not isinstance(value, bool)) or (value is None and "None" in kind),
                 f.name,
                 f"must be a whole number{' or None' if 'None' in kind else ''}, got {value!r}",
             )
@@ -434,7 +434,9 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
     packs = (
         f"{r.packs_for(n)} pack(s)"
         if n is not None
-        else (f"{r.packs} pack(s)" if r.packs else ", ".join(f"{p} pack(s) up to {m} players" for m, p in r.pack_schedule))
+        else (
+            f"{r.packs} pack(s)" if r.packs else ", ".join(f"{p} pack(s) up to {m} players" for m, p in r.pack_schedule)
+        )
     )
     lines: list[tuple[str, str]] = [
         ("R1", f"Cards: {packs} of 52 with {r.jokers_per_pack} joker(s) each, shuffled together."),
@@ -447,9 +449,7 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         ),
         (
             "R4",
-            "The first dealer is chosen by cutting: lowest card deals"
-            if r.cut_for_dealer
-            else "Seat 1 deals first",
+            "The first dealer is chosen by cutting: lowest card deals" if r.cut_for_dealer else "Seat 1 deals first",
         ),
         (
             "R5",
@@ -458,14 +458,17 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             else "Cut bonus: off.",
         ),
         ("R6", "Cards dealt per deal: " + ", ".join(str(c.cards) for c in r.schedule) + "."),
-        ("R7", "One card is turned up to start the discard pile." if r.upcard else "No upcard: the discard pile starts empty."),
+        (
+            "R7",
+            "One card is turned up to start the discard pile."
+            if r.upcard
+            else "No upcard: the discard pile starts empty.",
+        ),
         ("R8", "The player left of the dealer plays first; play goes clockwise; the deal passes left."),
         ("R9", "When the stock runs out the discard pile, less its top card, is shuffled into a new stock."),
         (
             "R10",
-            "Contracts: "
-            + "; ".join(f"deal {i}: {c.describe()}" for i, c in enumerate(r.schedule, 1))
-            + ".",
+            "Contracts: " + "; ".join(f"deal {i}: {c.describe()}" for i, c in enumerate(r.schedule, 1)) + ".",
         ),
         (
             "R11",
@@ -473,7 +476,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + (f" to {r.set_max}" if r.set_max else " or more")
             + " cards of one rank"
             + ("; no two natural cards of one suit" if r.set_distinct_suits else "")
-            + ("; the sets of one contract differ in rank" if r.sets_distinct_ranks else "; two sets of a contract may share a rank")
+            + (
+                "; the sets of one contract differ in rank"
+                if r.sets_distinct_ranks
+                else "; two sets of a contract may share a rank"
+            )
             + ".",
         ),
         ("R12", f"A run is {r.run_min} or more consecutive cards of one suit."),
@@ -501,7 +508,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         (
             "R19",
             "Every 4 consecutive cards of a run hold at most one wild card"
-            + (", checked whenever a run is laid or extended." if r.run_joker_check == "always" else ", checked when the run is first laid."),
+            + (
+                ", checked whenever a run is laid or extended."
+                if r.run_joker_check == "always"
+                else ", checked when the run is first laid."
+            ),
         ),
         ("R20", "Joker swap: " + _SWAP_WORDS[r.joker_swap] + "."),
         ("R21", "A joker in a set is dead: it can never be taken back."),
@@ -527,7 +538,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         (
             "R29",
             "Several buyers: "
-            + ("the nearest clockwise to the player about to draw wins." if r.buy_precedence == "nearest" else "the first to ask wins."),
+            + (
+                "the nearest clockwise to the player about to draw wins."
+                if r.buy_precedence == "nearest"
+                else "the first to ask wins."
+            ),
         ),
         ("R30", "The buy window ends when the next player draws from the stock."),
         ("R31", "Buys per player per deal: " + ("unlimited." if r.buy_limit is None else f"{r.buy_limit}.")),
@@ -546,10 +561,15 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         (
             "R34",
             "Calling Liverpool: only down players may call; the first caller takes the card and discards one, "
-            "play resumes after the caller" + (" (in effect)." if r.playable_discard == "liverpool" else " (not in effect)."),
+            "play resumes after the caller"
+            + (" (in effect)." if r.playable_discard == "liverpool" else " (not in effect)."),
         ),
         ("R35", "The rule does not apply to the discard that goes out."),
-        ("R36", "Strict: such a discard is refused" + (" (in effect)." if r.playable_discard == "strict" else " (not in effect).")),
+        (
+            "R36",
+            "Strict: such a discard is refused"
+            + (" (in effect)." if r.playable_discard == "strict" else " (not in effect)."),
+        ),
         ("R37", "A player goes out by discarding their last card (whole-hand deals: by melding the whole hand)."),
         (
             "R38",
@@ -565,13 +585,24 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + f", joker {r.joker_points}.",
         ),
         ("R41", f"{len(r.schedule)} deals; the lowest total wins; ties share the win."),
-        ("R42", "Melds laid at going down: " + ("exactly the minimum length." if r.exact_melds else "may be longer than the minimum.")),
-        ("R43", "Lay off in the turn you go down: " + ("allowed." if r.layoff_same_turn else "not until the next turn.")),
+        (
+            "R42",
+            "Melds laid at going down: "
+            + ("exactly the minimum length." if r.exact_melds else "may be longer than the minimum."),
+        ),
+        (
+            "R43",
+            "Lay off in the turn you go down: " + ("allowed." if r.layoff_same_turn else "not until the next turn."),
+        ),
         ("R44", "Players who are down may buy: " + _yes(r.down_may_buy) + "."),
         (
             "R45",
             "A deal with no one out ends, everyone scoring their hand, "
-            + ("never for lack of stock" if r.stock_rebuilds is None else f"when the stock runs out after {r.stock_rebuilds} rebuild(s)")
+            + (
+                "never for lack of stock"
+                if r.stock_rebuilds is None
+                else f"when the stock runs out after {r.stock_rebuilds} rebuild(s)"
+            )
             + ("" if r.turn_limit is None else f", or after {r.turn_limit} turns")
             + ".",
         ),
@@ -581,7 +612,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + (_rank_word(r.wild_rank) if r.wild_rank else "none")
             + ".",
         ),
-        ("R47", f"Buy price: {r.buy_penalty} penalty card(s); limit: " + ("none." if r.buy_limit is None else f"{r.buy_limit} per deal.")),
+        (
+            "R47",
+            f"Buy price: {r.buy_penalty} penalty card(s); limit: "
+            + ("none." if r.buy_limit is None else f"{r.buy_limit} per deal."),
+        ),
         ("R48", "Deal schedule: " + ",".join(map(str, r.schedule)) + "."),
         ("R49", "Scoring table: see R40."),
     ]
@@ -603,4 +638,3 @@ def _rank_word(rank: int) -> str:
 def rules_json(r: RuleSet) -> str:
     """The options as one JSON text (stable key order)."""
     return json.dumps(r.to_dict(), sort_keys=True)
-

@@ -1,0 +1,80 @@
+"""``liverpool simulate``: a tournament (or with ``--ladder``, a rating ladder) from the command line.
+
+The ladder rates the distinct bots named in ``--seats`` when there are two or more, otherwise every
+registered bot (searching bots only when ``--think`` is given); its tables have as many seats as
+``--seats`` names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.console import Console
+
+from ..cli import rules_from_args
+from .ratings import ladder_bots, run_ladder
+from .ray_backend import RayBackendError, RayUnavailableError
+from .report import print_ladder, print_tournament
+from .tournament import parse_seats, run_tournament
+
+__all__ = ["simulate_command"]
+
+_PIPE_WIDTH = 140
+
+
+def _stdout_console() -> Console:
+    console = Console()
+    return console if console.is_terminal else Console(width=_PIPE_WIDTH)
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    """Run ``liverpool simulate`` from parsed arguments; prints a table, or JSON with ``--json``."""
+    rules = rules_from_args(args.preset, args.settings)
+    seats = parse_seats(args.seats)
+    out = _stdout_console()
+    # the bar goes to the terminal only: on stdout with the table, on stderr with --json
+    bar = Console(stderr=True) if args.json else out
+    progress = bar.is_terminal
+    try:
+        if args.ladder:
+            bots = sorted(set(seats)) if len(set(seats)) > 1 else ladder_bots(args.think)
+            ladder = run_ladder(
+                bots,
+                games=args.games,
+                table=len(seats),
+                rules=rules,
+                seed=args.seed,
+                jobs=args.jobs,
+                think=args.think,
+                backend=args.backend,
+                address=args.address,
+                progress=progress,
+                console=bar,
+            )
+            if args.json:
+                print(json.dumps(ladder.to_dict(), indent=2))
+            else:
+                print_ladder(ladder, out)
+            return 0
+        result = run_tournament(
+            seats,
+            games=args.games,
+            rules=rules,
+            seed=args.seed,
+            jobs=args.jobs,
+            think=args.think,
+            backend=args.backend,
+            address=args.address,
+            progress=progress,
+            console=bar,
+        )
+    except (RayUnavailableError, RayBackendError) as exc:
+        print(f"liverpool: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print_tournament(result, out)
+    return 0

@@ -1,8 +1,9 @@
 """The state machine of a whole game: seven deals (or the schedule's), every rule of RULES.md.
 
 One validation path per move: :meth:`Game.verify` raises :class:`IllegalAction` with the reason,
-:meth:`Game.can_apply` answers, :meth:`Game.apply` verifies then does. A refused action leaves the
-game exactly as it was. Randomness comes only from the game's seed (``random.Random`` seeded per
+:meth:`Game.can_apply` answers, :meth:`Game.apply` verifies then does (an action object of the
+current :meth:`Game.legal_actions` listing is legal already and goes straight through). A refused
+action leaves the game exactly as it was. Randomness comes only from the game's seed (``random.Random`` seeded per
 shuffle), so a game's record, its rules, seed and actions, replays it exactly.
 
 >>> game = Game.new(players=4, seed=7)
@@ -51,7 +52,7 @@ from .melds import (
     set_rank,
 )
 from .rules import Contract, RuleSet
-from .solver import can_complete, candidate_melds, solve
+from .solver import CARD_OF_CODE, RestChecker, can_complete, candidate_melds, solve
 
 __all__ = ["DRAW", "LIVERPOOL_DISCARD", "OVER", "PLAY", "Game", "IllegalAction", "TableMeld"]
 
@@ -67,7 +68,7 @@ OVER: Final = "over"
 RECORD_FORMAT: Final = "liverpool-record/1"
 
 
-class IllegalAction(ValueError):
+class IllegalAction(ValueError):  # noqa: N818 (a public name)
     """An action that the rules do not allow now; the message says why."""
 
 
@@ -88,7 +89,7 @@ class TableMeld:
 class _Meld:
     """Mutable meld inside the engine. ``start`` is a run's first value (1-14)."""
 
-    __slots__ = ("accepts", "cards", "id", "kind", "owner", "start")
+    __slots__ = ("accepts", "cards", "id", "kind", "owner", "spots", "start")
 
     def __init__(self, id: int, owner: int, kind: str, cards: list[Card], start: int) -> None:
         self.id = id
@@ -97,10 +98,12 @@ class _Meld:
         self.cards = cards
         self.start = start
         self.accepts: list[tuple[Card | None, bool]] | None = None  # cache of Game._accepts
+        self.spots: list[tuple[int, int, Card]] | None = None  # cache of Game._wild_spots
 
     def copy(self) -> _Meld:
         m = _Meld(self.id, self.owner, self.kind, self.cards[:], self.start)
         m.accepts = self.accepts
+        m.spots = self.spots
         return m
 
 
@@ -119,102 +122,36 @@ def _run_suit(cards: Sequence[Card], rules: RuleSet) -> str:
     return next(c.suit for c in cards if not rules.is_wild(c.rank))
 
 
-def _may_meet(hand: Sequence[Card], sets: int, runs: int, rules: RuleSet) -> bool:
-    """A quick necessary condition for meeting ``sets`` sets and ``runs`` runs from ``hand``:
-    False means the solver would find nothing. Upper bounds only, so never a false False."""
-    if sets * rules.set_min + runs * rules.run_min > len(hand):
-        return False
-    wild = rules.wild_rank
-    wilds = 0
-    by_rank = [0] * 14
-    by_suit: dict[str, list[int]] = {}
-    for c in hand:
-        r = c.rank
-        if r == 0 or r == wild:
-            wilds += 1
-            continue
-        by_rank[r] += 1
-        by_suit.setdefault(c.suit, [0] * 15)[r] += 1
-    if sets:
-        need_naturals = rules.set_min_naturals
-        free = extra = 0
-        for n in by_rank:
-            if n >= need_naturals:
-                full = n // rules.set_min
-                free += full
-                extra += n // need_naturals - full
-        if free + min(wilds, extra) < sets:
-            return False
-    if runs:
-        length = rules.run_min
-        allowed = min(wilds, (length + 3) // 4) if rules.run_joker_check == "always" else min(wilds, length)
-        top = 14 if rules.ace_high else 13
-        possible = 0
-        for counts in by_suit.values():
-            counts[14] = counts[1]
-            present = [1 if counts[v] else 0 for v in range(15)]
-            best = 0
-            for start in range(1, top - length + 2):
-                best = max(best, sum(present[start : start + length]))
-            if best < length - allowed:
-                continue
-            total = sum(counts[1:14])
-            possible += 1 if rules.runs_distinct_suits else max(1, total // max(1, length - allowed))
-        if possible < runs:
-            return False
-    return True
+class _SeatActions:
+    """One seat's actions without arguments, and its discards by card code: actions are immutable
+    values, so the engine lists these shared objects rather than building new ones."""
+
+    __slots__ = ("buy", "call", "discards", "draw_discard", "draw_stock", "end_turn", "pass_", "retract", "unswap")
+
+    def __init__(self, p: int) -> None:
+        self.draw_stock = DrawStock(p)
+        self.draw_discard = DrawDiscard(p)
+        self.buy = Buy(p)
+        self.call = Call(p)
+        self.pass_ = Pass(p)
+        self.end_turn = EndTurn(p)
+        self.retract = Retract(p)
+        self.unswap = Unswap(p)
+        self.discards = [Discard(p, card) for card in CARD_OF_CODE]
 
 
-def _one_meld_exists(
-    hand: Sequence[Card], kind: str, rules: RuleSet, ranks: frozenset[int], suits: frozenset[str]
-) -> bool:
-    """Whether ``hand`` holds one valid meld of ``kind`` of a rank (set) or suit (run) not yet used
-    when the contract's distinct-rank/suit options ask for it: the common last step of a lay-down,
-    answered without the general solver."""
-    wild = rules.wild_rank
-    wilds = 0
-    naturals: dict[int, list[Card]] = {}
-    for c in hand:
-        if c.rank == 0 or c.rank == wild:
-            wilds += 1
-        elif kind == "set":
-            naturals.setdefault(c.rank, []).append(c)
-        else:
-            naturals.setdefault(SUITS.index(c.suit), []).append(c)
-    if kind == "set":
-        for rank, cards in naturals.items():
-            if rules.sets_distinct_ranks and rank in ranks:
-                continue
-            n = len({c.suit for c in cards}) if rules.set_distinct_suits else len(cards)
-            if rules.set_max is not None:
-                n = min(n, rules.set_max)
-            if n >= rules.set_min_naturals and n + wilds >= rules.set_min:
-                return True
-        return False
-    length = rules.run_min
-    top = 14 if rules.ace_high else 13
-    for index, cards in naturals.items():
-        if rules.runs_distinct_suits and SUITS[index] in suits:
-            continue
-        present = [False] * 15
-        for c in cards:
-            present[c.rank] = True
-        present[14] = present[1] and rules.ace_high
-        for start in range(1, top - length + 2):
-            missing = [v for v in range(start, start + length) if not present[v]]
-            if len(missing) > wilds:
-                continue
-            if all(b - a >= 4 for a, b in zip(missing, missing[1:], strict=False)):
-                return True
-    return False
+_SEATS: list[_SeatActions] = [_SeatActions(p) for p in range(12)]
+
+
+def _ensure_seats(n: int) -> None:
+    while len(_SEATS) < n:
+        _SEATS.append(_SeatActions(len(_SEATS)))
 
 
 def _has_cards(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
     if len(cards) == 1:
         return cards[0] in hand
-    need = Counter(cards)
-    have = Counter(hand)
-    return all(have[c] >= k for c, k in need.items())
+    return all(hand.count(c) >= cards.count(c) for c in set(cards))
 
 
 class Game:
@@ -284,6 +221,7 @@ class Game:
         rules.check_table(players)
         if seed is None:
             seed = rng.getrandbits(63) if rng is not None else secrets.randbits(63)
+        _ensure_seats(players)
         self = object.__new__(cls)
         self.rules = rules
         self._rules_dict = rules.to_dict()
@@ -510,6 +448,7 @@ class Game:
         rules = RuleSet.from_dict(view["rules"])
         n = int(view["players"])
         me = int(view["player"])
+        _ensure_seats(n)
         self = object.__new__(cls)
         self.rules = rules
         self._rules_dict = view["rules"]
@@ -600,6 +539,25 @@ class Game:
         m.accepts = self._compute_accepts(m)
         return m.accepts
 
+    def _wild_spots(self, m: _Meld) -> list[tuple[int, int, Card]]:
+        """The wild cards of run ``m`` as (place, value, the natural it stands for) (R20)."""
+        if m.spots is not None:
+            return m.spots
+        rules = self.rules
+        spots: list[tuple[int, int, Card]] = []
+        if m.kind == "run":
+            suit = ""
+            for c in m.cards:
+                if not rules.is_wild(c.rank):
+                    suit = c.suit
+                    break
+            for i, c in enumerate(m.cards):
+                if rules.is_wild(c.rank):
+                    value = m.start + i
+                    spots.append((i, value, Card(1 if value == 14 else value, suit)))
+        m.spots = spots
+        return spots
+
     def _compute_accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
         rules = self.rules
         wild = rules.wild_rank
@@ -610,12 +568,12 @@ class Game:
             rank = set_rank(m.cards, rules)
             if rank is None:  # pragma: no cover - a set always holds naturals (R18)
                 return out
-            taken = {c.suit for c in m.cards if c.rank != 0 and c.rank != wild} if rules.set_distinct_suits else set()
+            taken = {c.suit for c in m.cards if c.rank not in (0, wild)} if rules.set_distinct_suits else set()
             if rank != wild:
                 out.extend((Card(rank, suit), True) for suit in SUITS if suit not in taken)
             out.append((None, True))
             return out
-        suit = next(c.suit for c in m.cards if c.rank != 0 and c.rank != wild)
+        suit = next(c.suit for c in m.cards if c.rank not in (0, wild))
         if len(m.cards) >= 13:  # R3: an ace is never both low and high in one run
             return out
         low, high = m.start - 1, m.start + len(m.cards)
@@ -623,13 +581,13 @@ class Game:
         if low >= 1:
             if low != wild:
                 out.append((Card(low, suit), False))
-            if not check or not any(c.rank == 0 or c.rank == wild for c in m.cards[:3]):
+            if not check or not any(c.rank in (0, wild) for c in m.cards[:3]):
                 out.append((None, False))
         if high <= (14 if rules.ace_high else 13):
             rank = 1 if high == 14 else high
             if rank != wild:
                 out.append((Card(rank, suit), True))
-            if not check or not any(c.rank == 0 or c.rank == wild for c in m.cards[-3:]):
+            if not check or not any(c.rank in (0, wild) for c in m.cards[-3:]):
                 out.append((None, True))
         return out
 
@@ -684,6 +642,7 @@ class Game:
         cards: Sequence[Card],
         check_completion: bool,
         witness: list[list[Card]] | None = None,
+        counts: tuple[int, int, frozenset[int], frozenset[str]] | None = None,
     ) -> str | None:
         rules, contract = self.rules, self.contract
         if self.down[p]:
@@ -692,7 +651,7 @@ class Game:
             return "you took back a lay-down this turn (R16); try again next turn"
         if kind not in ("set", "run"):
             return f"a meld is a 'set' or a 'run', not {kind!r}"
-        sets, runs, ranks, suits = self._pending_counts()
+        sets, runs, ranks, suits = counts if counts is not None else self._pending_counts()
         if kind == "set":
             if sets >= contract.sets:
                 return f"this deal's contract ({contract.describe()}) has no more sets to lay"
@@ -731,11 +690,6 @@ class Game:
                 suits = suits | {next(c.suit for c in cards if not rules.is_wild(c.rank))}
             if witness is not None and self._witness_allows(witness, kind, rest, must, ranks, suits):
                 return None
-            left_sets, left_runs = contract.sets - sets, contract.runs - runs
-            if must is None and not contract.whole_hand and left_sets + left_runs == 1:
-                if _one_meld_exists(rest, "set" if left_sets else "run", rules, ranks, suits):
-                    return None
-                return "after this meld you could not lay the rest of the contract this turn"
             if not can_complete(
                 rest,
                 contract.sets - sets,
@@ -765,12 +719,7 @@ class Game:
             return f"you may not discard {card}, just taken from the discard pile (R26)"
         if self.phase == LIVERPOOL_DISCARD:
             return None
-        if (
-            self.rules.playable_discard == "strict"
-            and self.down[p]
-            and len(hand) > 1
-            and self._fits_table(card)
-        ):
+        if self.rules.playable_discard == "strict" and self.down[p] and len(hand) > 1 and self._fits_table(card):
             return f"{card} fits a meld on the table; lay it off instead (R32, R36)"
         return None
 
@@ -890,7 +839,7 @@ class Game:
         return f"unknown action {a!r}"
 
     def _out_of_turn_problem(self, a: Action) -> str | None:
-        p, rules = a.player, self.rules
+        p = a.player
         if p in self.passed:
             return "you have passed on this discard"
         if isinstance(a, Pass):
@@ -953,8 +902,19 @@ class Game:
 
     # ------------------------------------------------------------------ applying
     def apply(self, action: Action) -> None:
-        """Apply ``action`` or raise IllegalAction, leaving the game unchanged."""
-        self.verify(action)
+        """Apply ``action`` or raise IllegalAction, leaving the game unchanged. An action object
+        from the current :meth:`legal_actions` listing is not verified again; any other (an equal
+        one included) is, by :meth:`verify`."""
+        cache = self._legal_cache
+        if cache is not None and cache[0] == len(self.actions):
+            # an action object of the current listing is legal: only others are verified
+            for listed in cache[1]:
+                if listed is action:
+                    break
+            else:
+                self.verify(action)
+        else:
+            self.verify(action)
         self._do(action)
 
     def apply_unchecked(self, action: Action) -> None:
@@ -967,7 +927,18 @@ class Game:
         self._legal_cache = None
         p = a.player
         hand = self.hands[p]
-        if isinstance(a, DrawStock):
+        if isinstance(a, Discard):  # the commonest action first
+            hand.remove(a.card)
+            self.discard.append(a.card)
+            self._event("discard", player=p, card=str(a.card))
+            if not hand:
+                self._end_deal(p, "went out")
+                return
+            self._knock(p)
+            mode = self.rules.playable_discard
+            callable_ = mode in ("call", "liverpool") and self.down[p] and self._fits_table(a.card)
+            self._next_turn((p + 1) % self.n, discarder=p, callable_=callable_)
+        elif isinstance(a, DrawStock):
             self._resolve_buys()
             card = self._draw_stock()
             if card is None:  # a call's penalty card emptied a stock that cannot be rebuilt
@@ -1008,7 +979,7 @@ class Game:
         elif isinstance(a, LayOff):
             hand.remove(a.card)
             m = self._melds[a.meld]
-            m.accepts = None
+            m.accepts = m.spots = None
             if m.kind == "run" and not a.high:
                 m.cards.insert(0, a.card)
                 m.start -= 1
@@ -1021,7 +992,7 @@ class Game:
             self._after_hand_change(p)
         elif isinstance(a, SwapJoker):
             m = self._melds[a.meld]
-            m.accepts = None
+            m.accepts = m.spots = None
             wild = m.cards[a.index]
             m.cards[a.index] = a.card
             if not self.swaps:  # wild cards held before the turn's first swap
@@ -1033,23 +1004,12 @@ class Game:
         elif isinstance(a, Unswap):
             meld_id, value, natural, wild = self.swaps.pop()
             m = self._melds[meld_id]
-            m.accepts = None
+            m.accepts = m.spots = None
             m.cards[value - m.start] = wild
             hand.remove(wild)
             hand.append(natural)
             self.unswapped.append((meld_id, value))
             self._event("unswap", player=p, meld=meld_id, card=str(natural))
-        elif isinstance(a, Discard):
-            hand.remove(a.card)
-            self.discard.append(a.card)
-            self._event("discard", player=p, card=str(a.card))
-            if not hand:
-                self._end_deal(p, "went out")
-                return
-            self._knock(p)
-            mode = self.rules.playable_discard
-            callable_ = mode in ("call", "liverpool") and self.down[p] and self._fits_table(a.card)
-            self._next_turn((p + 1) % self.n, discarder=p, callable_=callable_)
         elif isinstance(a, EndTurn):
             self._event("end_turn", player=p)
             self._knock(p)
@@ -1193,7 +1153,8 @@ class Game:
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """Every action any player may take now (or only ``player``'s), out-of-turn buys, calls
-        and passes included. Melds are listed with wild cards only filling gaps or ends; apply
+        and passes included. Melds are listed with wild cards only filling gaps or ends (and, when
+        a begun lay-down can only be finished otherwise, as the melds of one completion); apply
         also accepts any other valid arrangement.
         """
         cache = self._legal_cache
@@ -1210,31 +1171,46 @@ class Game:
         if self.phase == OVER:
             return out
         p = self.current
+        rules = self.rules
+        seats = _SEATS
         if self.phase == DRAW:
-            out.append(DrawStock(p))
+            out.append(seats[p].draw_stock)
             if self.discard:
-                out.append(DrawDiscard(p))
-            if self.rules.pile_draw:
+                out.append(seats[p].draw_discard)
+            if rules.pile_draw:
                 out.extend(DrawFromPile(p, d) for d in range(1, len(self.discard)) if self._pile_problem(p, d) is None)
-            if self.call_open and self._call_problem(p) is None:
-                out.append(Call(p))
+            call_open = self.call_open
+            if call_open and self._call_problem(p) is None:
+                out.append(seats[p].call)
+            # _buy_problem, its checks common to every seat first
+            can_buy = rules.buying and self.fresh and self._available_stock(keep_top=2) >= rules.buy_penalty + 1
+            discarder = self.discarder
+            requests = self.buy_requests
+            limit = rules.buy_limit
+            passed = self.passed
             for q in range(self.n):
-                if q == p or q in self.passed:
+                if q == p or q in passed:
                     continue
-                buy = self._buy_problem(q) is None
-                call = self._call_problem(q) is None
+                buy = (
+                    can_buy
+                    and q != discarder
+                    and q not in requests
+                    and (limit is None or self.buys_used[q] < limit)
+                    and (rules.down_may_buy or not self.down[q])
+                )
+                call = call_open and self._call_problem(q) is None
                 if buy:
-                    out.append(Buy(q))
+                    out.append(seats[q].buy)
                 if call:
-                    out.append(Call(q))
+                    out.append(seats[q].call)
                 if buy or call:
-                    out.append(Pass(q))
+                    out.append(seats[q].pass_)
             return out
         hand = self.hands[p]
         distinct = sorted(set(hand))
+        discard_of = seats[p].discards
         if self.phase == LIVERPOOL_DISCARD:
-            return [Discard(p, c) for c in distinct if c is not self.taken]
-        rules = self.rules
+            return [discard_of[c] for c in distinct if c is not self.taken]
         # melds toward the contract
         if not self.down[p] and not self.retracted:
             out.extend(self._legal_melds(p))
@@ -1245,32 +1221,22 @@ class Game:
             for m in self._melds:
                 for accepted, high in self._accepts(m):
                     if accepted is None:
-                        out.extend(LayOff(p, w, m.id, high) for w in wilds)
+                        if wilds:
+                            out.extend([LayOff(p, w, m.id, high) for w in wilds])
                     elif accepted in cards:
                         out.append(LayOff(p, accepted, m.id, high))
         # joker swaps
         if self.must_meld is None and self._swap_allowed(p):
             held = set(hand)
             for m in self._melds:
-                if m.kind != "run":
-                    continue
-                suit = ""
-                for i, c in enumerate(m.cards):
-                    if rules.is_wild(c.rank):
-                        continue
-                    suit = c.suit
-                    break
-                for i, c in enumerate(m.cards):
-                    if rules.is_wild(c.rank):
-                        value = m.start + i
-                        natural = Card(1 if value == 14 else value, suit)
-                        if natural in held and (m.id, value) not in self.unswapped:
-                            out.append(SwapJoker(p, m.id, i, natural))
+                for i, value, natural in self._wild_spots(m):
+                    if natural in held and (m.id, value) not in self.unswapped:
+                        out.append(SwapJoker(p, m.id, i, natural))
         if self.swaps and not self.pending and self.swaps[-1][3] in hand:
-            out.append(Unswap(p))
+            out.append(seats[p].unswap)
         if self.pending:
-            if rules.failed_meld_penalty and self._problem(Retract(p)) is None:
-                out.append(Retract(p))
+            if rules.failed_meld_penalty and self._problem(seats[p].retract) is None:
+                out.append(seats[p].retract)
             return out
         if self.must_meld is not None or self.swaps:
             return out
@@ -1278,26 +1244,30 @@ class Game:
             distinct = [c for c in distinct if c is not self.taken]
         if rules.playable_discard == "strict" and self.down[p] and len(hand) > 1:
             distinct = [c for c in distinct if not self._fits_table(c)]
-        discards: list[Action] = [Discard(p, c) for c in distinct]
-        out.extend(discards)
-        if not discards:
-            out.append(EndTurn(p))
+        if distinct:
+            out.extend([discard_of[c] for c in distinct])
+        else:
+            out.append(seats[p].end_turn)
         return out
 
     def _legal_melds(self, p: int) -> list[Action]:
         rules, contract = self.rules, self.contract
         hand = self.hands[p]
-        sets, runs, ranks, suits = self._pending_counts()
+        counts = self._pending_counts()
+        sets, runs, ranks, suits = counts
+        left_sets, left_runs = contract.sets - sets, contract.runs - runs
         check = not rules.failed_meld_penalty or self.must_meld is not None
-        witness = None
-        if check:
-            must = self.must_meld
-            if must is not None and self._pending_has(must):
-                must = None
-            if not _may_meet(hand, contract.sets - sets, contract.runs - runs, rules) or not can_complete(
+        must = self.must_meld
+        if must is not None and self._pending_has(must):
+            must = None
+        exact = rules.exact_melds and not contract.whole_hand
+        out: list[Action] = []
+        witness: list[list[Card]] | None = None
+        if check and (must is not None or contract.whole_hand):
+            if not can_complete(
                 hand,
-                contract.sets - sets,
-                contract.runs - runs,
+                left_sets,
+                left_runs,
                 rules,
                 whole_hand=contract.whole_hand,
                 must_use=must,
@@ -1307,8 +1277,8 @@ class Game:
                 return []
             witness = solve(
                 hand,
-                contract.sets - sets,
-                contract.runs - runs,
+                left_sets,
+                left_runs,
                 rules,
                 whole_hand=contract.whole_hand,
                 must_use=must,
@@ -1317,13 +1287,61 @@ class Game:
             )
             if witness is None:
                 return []
-        exact = rules.exact_melds and not contract.whole_hand
-        out: list[Action] = []
-        for kind, left in (("set", contract.sets - sets), ("run", contract.runs - runs)):
-            if left <= 0:
-                continue
-            for cards in candidate_melds(hand, kind, rules, exact=exact):
-                if self._meld_problem(p, kind, cards, check, witness) is None:
+            for kind, left in (("set", left_sets), ("run", left_runs)):
+                if left > 0:
+                    for cards in candidate_melds(hand, kind, rules, exact=exact):
+                        if self._meld_problem(p, kind, cards, True, witness, counts) is None:
+                            out.append(Meld(p, kind, tuple(cards)))
+        else:
+            # What _meld_problem checks, less what holds of every candidate (a valid meld of the
+            # player's cards, of the length R42 asks): the contract's distinct ranks and suits, and
+            # that the rest of the contract can still be laid (a quick existence test, no card
+            # that must be used, not the whole hand).
+            checker = RestChecker(hand, rules) if check else None
+            if checker is not None and not checker((), left_sets, left_runs, ranks, suits):
+                return []
+            if left_sets > 0:
+                distinct = rules.sets_distinct_ranks
+                for cards in candidate_melds(hand, "set", rules, exact=exact):
+                    rank = set_rank(cards, rules)
+                    if distinct and rank in ranks:
+                        continue
+                    if checker is None or checker(
+                        cards, left_sets - 1, left_runs, ranks | {rank} if rank else ranks, suits
+                    ):
+                        out.append(Meld(p, "set", tuple(cards)))
+            if left_runs > 0:
+                distinct = rules.runs_distinct_suits
+                for cards in candidate_melds(hand, "run", rules, exact=exact):
+                    suit = _run_suit(cards, rules)
+                    if distinct and suit in suits:
+                        continue
+                    if checker is None or checker(cards, left_sets, left_runs - 1, ranks, suits | {suit}):
+                        out.append(Meld(p, "run", tuple(cards)))
+        if check:
+            # The listing puts wild cards only in gaps, but the contract may be completable only with
+            # a wild card standing where the hand holds the natural: list the melds of the best
+            # completion too, so that a lay-down the hand can make is always among the actions.
+            completion = (
+                witness
+                if must is not None or contract.whole_hand
+                else solve(
+                    hand,
+                    left_sets,
+                    left_runs,
+                    rules,
+                    whole_hand=contract.whole_hand,
+                    must_use=must,
+                    used_set_ranks=ranks,
+                    used_run_suits=suits,
+                )
+            )
+            listed = {(a.kind, a.cards) for a in out if isinstance(a, Meld)}
+            for i, cards in enumerate(completion or []):
+                kind = "set" if i < left_sets else "run"  # sets come first
+                if (kind, tuple(cards)) in listed:
+                    continue
+                if self._meld_problem(p, kind, cards, check, None, counts) is None:
                     out.append(Meld(p, kind, tuple(cards)))
         return out
 
@@ -1352,13 +1370,9 @@ class Game:
                 continue
             if must is not None and must not in need:
                 continue
-            if rules.sets_distinct_ranks and any(
-                not _is_run(m, rules) and set_rank(m, rules) in ranks for m in others
-            ):
+            if rules.sets_distinct_ranks and any(not _is_run(m, rules) and set_rank(m, rules) in ranks for m in others):
                 continue
-            if rules.runs_distinct_suits and any(
-                _is_run(m, rules) and _run_suit(m, rules) in suits for m in others
-            ):
+            if rules.runs_distinct_suits and any(_is_run(m, rules) and _run_suit(m, rules) in suits for m in others):
                 continue
             return True
         return False
@@ -1376,7 +1390,13 @@ class Game:
             "players": self.n,
             "deal": self.deal,
             "deals": len(self.rules.schedule),
-            "contract": {"sets": c.sets, "runs": c.runs, "cards": c.cards, "whole_hand": c.whole_hand, "text": c.describe()},
+            "contract": {
+                "sets": c.sets,
+                "runs": c.runs,
+                "cards": c.cards,
+                "whole_hand": c.whole_hand,
+                "text": c.describe(),
+            },
             "dealer": self.dealer,
             "current": self.current,
             "phase": self.phase,
@@ -1421,4 +1441,3 @@ class Game:
             f"<Game {self.n} players, deal {self.deal}, {self.phase}, player {self.current} to act, "
             f"scores {self._scores}>"
         )
-

@@ -47,7 +47,7 @@ def set_rank(cards: Sequence[Card], rules: RuleSet) -> int | None:
     rank = 0
     for card in cards:
         r = card.rank
-        if r == 0 or r == wild:
+        if r in (0, wild):
             continue
         if rank and r != rank:
             return None
@@ -75,7 +75,7 @@ def _set_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
     suits: set[str] = set()
     for card in cards:
         r = card.rank
-        if r == 0 or r == wild:
+        if r in (0, wild):
             continue
         if rank and r != rank:
             return False
@@ -93,13 +93,13 @@ def can_extend_set(cards: Sequence[Card], card: Card, rules: RuleSet) -> bool:
     if rules.set_max is not None and len(cards) >= rules.set_max:
         return False
     r = card.rank
-    if r == 0 or r == rules.wild_rank:
+    if r in (0, rules.wild_rank):
         return True
     rank = set_rank(cards, rules)
     if rank != r:
         return False
     if rules.set_distinct_suits:
-        return all(c.suit != card.suit or c.rank == 0 or c.rank == rules.wild_rank for c in cards)
+        return all(c.suit != card.suit or c.rank in (0, rules.wild_rank) for c in cards)
     return True
 
 
@@ -121,7 +121,7 @@ def run_start(cards: Sequence[Card], rules: RuleSet) -> int | None:
     candidates: tuple[int, ...] = ()
     for i, card in enumerate(cards):
         r = card.rank
-        if r == 0 or r == wild:
+        if r in (0, wild):
             continue
         if suit and card.suit != suit:
             return None
@@ -144,7 +144,7 @@ def _wild_spacing_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
     last = -4
     for i, card in enumerate(cards):
         r = card.rank
-        if r == 0 or r == wild:
+        if r in (0, wild):
             if i - last < 4:
                 return False
             last = i
@@ -171,7 +171,7 @@ def can_extend_run(cards: Sequence[Card], start: int, card: Card, high: bool, ru
     if len(cards) >= 13:  # R3: an ace is never both low and high in one run
         return False
     r = card.rank
-    is_wild = r == 0 or r == rules.wild_rank
+    is_wild = r in (0, rules.wild_rank)
     if high:
         value = start + len(cards)
         if value > (14 if rules.ace_high else 13):
@@ -181,15 +181,13 @@ def can_extend_run(cards: Sequence[Card], start: int, card: Card, high: bool, ru
         if value < 1:
             return False
     if not is_wild:
-        suit = next(c.suit for c in cards if c.rank != 0 and c.rank != rules.wild_rank)
-        if card.suit != suit or not (r == value or (r == 1 and value == 14)):
-            return False
-        return True
+        suit = next(c.suit for c in cards if c.rank not in (0, rules.wild_rank))
+        return card.suit == suit and (r == value or (r == 1 and value == 14))
     if rules.run_joker_check != "always":
         return True
     wild = rules.wild_rank
     edge = cards[-3:] if high else cards[:3]
-    return not any(c.rank == 0 or c.rank == wild for c in edge)
+    return not any(c.rank in (0, wild) for c in edge)
 
 
 def find_contract(hand: Sequence[Card], deal: int, rules: RuleSet) -> list[list[Card]] | None:

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import product
+from typing import Final
 
 from .cards import SUITS, Card
-from .melds import is_valid_run, is_valid_set
 from .rules import RuleSet
 
-__all__ = ["can_complete", "candidate_melds", "find_contract", "solve"]
+__all__ = ["RestChecker", "can_complete", "candidate_melds", "find_contract", "solve"]
 
 _INF = 1 << 30
 _MEMO_LIMIT = 1 << 15
@@ -67,11 +67,14 @@ class _Ctx:
     __slots__ = (
         "cover_memo",
         "exact",
+        "fast",
         "nat_per_run",
         "pts",
         "results",
         "rules",
         "run_min",
+        "run_opts_memo",
+        "run_wilds",
         "runs_distinct",
         "set_distinct_suits",
         "set_max",
@@ -84,6 +87,7 @@ class _Ctx:
         "vpts",
         "wild_key",
         "wild_rank",
+        "windows_memo",
     )
 
     def __init__(self, rules: RuleSet) -> None:
@@ -108,8 +112,87 @@ class _Ctx:
         self.variants_memo: dict[tuple[tuple[int, ...], int, bool], list[_Variant]] = {}
         self.tables: dict[tuple[tuple[int, ...], int, int, bool, int, bool], list[_Entry | None] | None] = {}
         self.results: dict[tuple[object, ...], _Solution | None] = {}
+        # the quick existence test (:func:`_exists`) covers every run length a run can have (R3)
+        self.fast = rules.run_min <= 13
+        self.run_wilds = (rules.run_min + 3) // 4  # most wild cards a run of run_min holds (R19)
+        self.windows_memo: dict[tuple[int, int, bool], tuple[tuple[int, int, int, int], ...]] = {}
+        self.run_opts_memo: dict[tuple[int, int], tuple[tuple[tuple[int, ...], int, int], ...]] = {}
 
     # ------------------------------------------------------------------ one suit
+    def run_options(self, mask: int, budget: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+        """The least runs of one suit whose naturals (value mask ``mask``, bit 14 a high ace) and up
+        to ``budget`` wild cards can form: (ranks of the naturals used, wilds used, their rank mask)
+        for every window of ``run_min`` places and every spaced choice of wild places (R19), a wild
+        also standing where the hand holds the natural. Runs needing a superset of another's
+        naturals and no fewer wilds are left out: they never help to find melds."""
+        key = (mask, budget)
+        hit = self.run_opts_memo.get(key)
+        if hit is not None:
+            return hit
+        rmin = self.run_min
+        best: dict[int, int] = {}
+        for a in range(1, self.top - rmin + 2):
+            win = ((1 << rmin) - 1) << a
+            held = win & mask
+            miss = win ^ held
+            k = miss.bit_count()
+            if k > budget or not _spaced(miss):
+                continue
+            stack = [(miss, held, k, held)]
+            while stack:
+                wild, used, n, free = stack.pop()
+                if used:
+                    rm = (used & 0x3FFE) | (2 if used >> 14 & 1 else 0)
+                    if best.get(rm, _INF) > n:
+                        best[rm] = n
+                if n < budget:
+                    while free:
+                        bit = free & -free
+                        free ^= bit
+                        w = wild | bit
+                        if _spaced(w):
+                            stack.append((w, used ^ bit, n + 1, free))
+        items = sorted(best.items(), key=lambda kv: (kv[1], kv[0].bit_count()))
+        out: list[tuple[int, int]] = []
+        for rm, n in items:
+            if not any(w <= n and not u & ~rm for u, w in out):
+                out.append((rm, n))
+        res = tuple((tuple(r for r in range(1, 14) if rm >> r & 1), n, rm) for rm, n in out)
+        if len(self.run_opts_memo) > 4 * _MEMO_LIMIT:
+            self.run_opts_memo.clear()
+        self.run_opts_memo[key] = res
+        return res
+
+    def run_windows(self, nat: int, wilds: int, exact: bool) -> tuple[tuple[int, int, int, int], ...]:
+        """The places (first, last, mask of the wild places, wild count) of the runs one suit's
+        naturals (value mask ``nat``) and ``wilds`` wild cards form with the wilds in the gaps or at
+        the ends only (:func:`candidate_melds`), by first then last place."""
+        key = (nat, wilds, exact)
+        hit = self.windows_memo.get(key)
+        if hit is not None:
+            return hit
+        top = self.top
+        rmin = self.run_min
+        out: list[tuple[int, int, int, int]] = []
+        for a in range(1, top - rmin + 2):
+            last = min(top, a + 12) if not exact else min(top, a + rmin - 1)
+            miss = 0
+            for b in range(a, last + 1):
+                if not nat >> b & 1:
+                    miss |= 1 << b
+                if b < a + rmin - 1:
+                    continue
+                k = miss.bit_count()
+                if k > wilds or not _spaced(miss):
+                    break
+                if k < b - a + 1:
+                    out.append((a, b, miss, k))
+        res = tuple(out)
+        if len(self.windows_memo) > 4 * _MEMO_LIMIT:
+            self.windows_memo.clear()
+        self.windows_memo[key] = res
+        return res
+
     def cover(self, nat: int, wilds: int) -> int:
         """Rank mask of the naturals (rank mask ``nat`` of one suit) that some run could hold."""
         wilds = min(wilds, self.run_min)
@@ -449,15 +532,28 @@ def _multi_runs(
     return found
 
 
-_CTXS: dict[int, _Ctx] = {}
+CARD_OF_CODE: Final = [
+    Card(code & 15, SUITS[(code >> 4) - 1]) if code >> 4 and 1 <= code & 15 <= 13 else Card(0) for code in range(80)
+]
+"""The card of each card code (the joker where no card has the code)."""
+
+_CTXS: dict[int, tuple[RuleSet, _Ctx]] = {}
+_CTX_OF_RULES: dict[RuleSet, _Ctx] = {}
 
 
 def _ctx(rules: RuleSet) -> _Ctx:
-    ctx = _CTXS.get(id(rules))
-    if ctx is None or ctx.rules is not rules:
-        if len(_CTXS) > 64:
-            _CTXS.clear()
-        ctx = _CTXS[id(rules)] = _Ctx(rules)
+    """The solver's tables for ``rules``, shared by equal rule sets (found by identity first)."""
+    hit = _CTXS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    ctx = _CTX_OF_RULES.get(rules)
+    if ctx is None:
+        if len(_CTX_OF_RULES) > 64:
+            _CTX_OF_RULES.clear()
+        ctx = _CTX_OF_RULES[rules] = _Ctx(rules)
+    if len(_CTXS) > 256:
+        _CTXS.clear()
+    _CTXS[id(rules)] = (rules, ctx)
     return ctx
 
 
@@ -790,7 +886,7 @@ def _search(
                 best = (val, tuple(chosen), _unchain(e[1]), used - w_r, tuple(wilds[:used]))
                 done = first or val >= goal
 
-    def rec(i: int, left: int, melded: int, wmin: int, wmax: int, lost: int, hit: bool) -> None:  # noqa: PLR0917 (hot recursion)
+    def rec(i: int, left: int, melded: int, wmin: int, wmax: int, lost: int, hit: bool) -> None:
         nonlocal done
         if not left:
             if whole and not rest_whole_ok[i]:
@@ -814,6 +910,293 @@ def _search(
 
     rec(0, nsets, 0, 0, 0, dead, False)
     return best
+
+
+# ---------------------------------------------------------------------------------------- existence
+def _sets_fit(ctx: _Ctx, cnt: list[int], rc: list[int], ranks: list[int], wilds: int, nsets: int) -> bool:
+    """Whether ``nsets`` sets (R11, R18) fit in the naturals ``cnt`` (``rc``: per rank) of
+    ``ranks`` and ``wilds`` wild cards."""
+    nmin = ctx.set_naturals
+    smin = ctx.set_min
+    if ctx.set_distinct_suits:
+        return _distinct_sets_fit(ctx, cnt, ranks, wilds, nsets)
+    if nsets == 1:
+        need = max(nmin, smin - wilds)
+        return any(rc[r] >= need for r in ranks)
+    if nsets == 2:
+        # two sets of one rank, or one each of the two ranks needing the fewest wilds
+        low1 = low2 = _INF
+        pairs = not ctx.sets_distinct
+        for r in ranks:
+            n = rc[r]
+            if n < nmin:
+                continue
+            if pairs and n >= 2 * nmin and 2 * smin - n <= wilds:
+                return True
+            cost = smin - n if n < smin else 0
+            if cost < low1:
+                low1, low2 = cost, low1
+            elif cost < low2:
+                low2 = cost
+        return low1 + low2 <= wilds
+    # best[j]: fewest wilds j sets need, over the ranks seen so far
+    best = [0] + [_INF] * nsets
+    mmax = 1 if ctx.sets_distinct else nsets
+    for r in ranks:
+        n = rc[r]
+        if n < nmin:
+            continue
+        costs = [0]
+        for m in range(1, min(mmax, n // nmin) + 1):
+            costs.append(m * smin - n if n < m * smin else 0)
+        for j in range(nsets, 0, -1):
+            for m in range(1, min(j, len(costs) - 1) + 1):
+                best[j] = min(best[j], best[j - m] + costs[m])
+        if best[nsets] <= wilds:
+            return True
+    return False
+
+
+def _distinct_sets_fit(ctx: _Ctx, cnt: list[int], ranks: list[int], wilds: int, nsets: int) -> bool:
+    """:func:`_sets_fit` when a set holds one natural of each suit at most (R11)."""
+    nmin = ctx.set_naturals
+    smin = ctx.set_min
+    best = [0] + [_INF] * nsets
+    mmax = 1 if ctx.sets_distinct else nsets
+    for r in ranks:
+        c = (cnt[16 + r], cnt[32 + r], cnt[48 + r], cnt[64 + r])
+        if bool(c[0]) + bool(c[1]) + bool(c[2]) + bool(c[3]) < nmin:
+            continue
+        costs = [0]
+        for m in range(1, mmax + 1):
+            # most naturals m sets of distinct suits hold, each at most set_min (a max flow)
+            most = min((m - a) * smin + sum(min(x, a) for x in c) for a in range(m + 1))
+            if most < m * nmin:
+                break
+            costs.append(m * smin - most)
+        for j in range(nsets, 0, -1):
+            for m in range(1, min(j, len(costs) - 1) + 1):
+                best[j] = min(best[j], best[j - m] + costs[m])
+        if best[nsets] <= wilds:
+            return True
+    return False
+
+
+_Counts = tuple[list[int], list[int], list[int], int]
+
+
+def _count(ctx: _Ctx, hand: Sequence[Card]) -> _Counts:
+    """A hand as (naturals by card code, naturals by rank, rank mask of the naturals by code >> 4,
+    wild cards); card codes are (suit index + 1) * 16 + rank, 0 for a joker."""
+    cnt = [0] * 80
+    rc = [0] * 16
+    masks = [0, 0, 0, 0, 0]
+    for code in hand:
+        cnt[code] += 1
+        rc[code & 15] += 1
+        masks[code >> 4] |= 1 << (code & 15)
+    nwild = cnt[0]
+    cnt[0] = 0
+    wr = ctx.wild_rank
+    if wr:
+        nwild += rc[wr]
+        rc[wr] = 0
+        for base in (16, 32, 48, 64):
+            cnt[base + wr] = 0
+        clear = ~(1 << wr)
+        masks = [m & clear for m in masks]
+    return cnt, rc, masks, nwild
+
+
+def _exists(
+    ctx: _Ctx, hand: Sequence[Card], nsets: int, nruns: int, used_ranks: frozenset[int], used_suits: frozenset[str]
+) -> bool:
+    """Whether ``hand`` holds ``nsets`` sets and ``nruns`` runs (not the whole hand, no card that
+    must be used): ``can_complete`` without the search for the best melds."""
+    if len(hand) < nsets * ctx.set_min + nruns * ctx.run_min:
+        return False
+    cnt, rc, masks, nwild = _count(ctx, hand)
+    return _exists_in(ctx, cnt, rc, masks, nwild, nsets, nruns, used_ranks, used_suits)
+
+
+def _exists_in(
+    ctx: _Ctx,
+    cnt: list[int],
+    rc: list[int],
+    masks: list[int],
+    nwild: int,
+    nsets: int,
+    nruns: int,
+    used_ranks: frozenset[int],
+    used_suits: frozenset[str],
+) -> bool:
+    """:func:`_exists` on counted cards (left as they were). Melds of the least length suffice;
+    runs are tried first, then the sets are fitted in what they leave."""
+    ranks: list[int] = []
+    if nsets:
+        nmin = ctx.set_naturals
+        sets_distinct = ctx.sets_distinct
+        have = 0
+        for r in range(1, 14):
+            n = rc[r]
+            if n >= nmin and not (sets_distinct and r in used_ranks):
+                ranks.append(r)
+                have += 1 if sets_distinct else n // nmin
+        if have < nsets:
+            return False
+        if not nruns:
+            return _sets_fit(ctx, cnt, rc, ranks, nwild, nsets)
+    budget = min(nwild, ctx.run_wilds)
+    npr = ctx.nat_per_run
+    runs_distinct = ctx.runs_distinct
+    high_ace = ctx.top == 14
+    memo = ctx.run_opts_memo
+    opts: list[tuple[tuple[int, ...], int, int, int]] = []  # (ranks, wilds, rank mask, suit's first code)
+    for si in range(4):
+        mask = masks[si + 1]
+        if mask.bit_count() < npr or (runs_distinct and SUITS[si] in used_suits):
+            continue
+        if mask & 2 and high_ace:
+            mask |= 1 << 14
+        found = memo.get((mask, budget))
+        if found is None:
+            found = ctx.run_options(mask, budget)
+        if found:
+            if nruns == 1 and not nsets:
+                return True
+            base = 16 * si + 16
+            opts.extend([(run_ranks, w, rm, base) for run_ranks, w, rm in found])
+    if not opts:
+        return False
+    if nruns == 1:
+        # the sets see the run only through its wilds unless it holds naturals of their ranks
+        rbits = 0
+        for r in ranks:
+            rbits |= 1 << r
+        plain: dict[int, bool] = {}
+        for run_ranks, w, rm, base in opts:
+            if rm & rbits:
+                for r in run_ranks:
+                    cnt[base + r] -= 1
+                    rc[r] -= 1
+                ok = _sets_fit(ctx, cnt, rc, ranks, nwild - w, nsets)
+                for r in run_ranks:
+                    cnt[base + r] += 1
+                    rc[r] += 1
+            else:
+                hit = plain.get(w)
+                if hit is None:
+                    hit = plain[w] = _sets_fit(ctx, cnt, rc, ranks, nwild - w, nsets)
+                ok = hit
+            if ok:
+                return True
+        return False
+    if runs_distinct and len({o[3] for o in opts}) < nruns:
+        return False
+    if nruns == 2 and not nsets:
+        for i, (_, w1, rm1, base1) in enumerate(opts):
+            for _, w2, rm2, base2 in opts[i:]:
+                if w1 + w2 > nwild:
+                    continue
+                if base1 == base2:
+                    if runs_distinct:
+                        continue
+                    both = rm1 & rm2
+                    if both and any(cnt[base1 + r] < 2 for r in range(1, 14) if both >> r & 1):
+                        continue
+                return True
+        return False
+    nopts = len(opts)
+
+    def pick(start: int, left: int, wilds: int, last_base: int) -> bool:
+        for i in range(start, nopts):
+            run_ranks, w, _, base = opts[i]
+            if w > wilds or (runs_distinct and base == last_base):
+                continue
+            held = [base + r for r in run_ranks]
+            if not all([cnt[c] for c in held]):
+                continue
+            for c in held:
+                cnt[c] -= 1
+                rc[c & 15] -= 1
+            if left > 1:
+                found = pick(i + 1 if runs_distinct else i, left - 1, wilds - w, base)
+            else:
+                found = not nsets or _sets_fit(ctx, cnt, rc, ranks, wilds - w, nsets)
+            for c in held:
+                cnt[c] += 1
+                rc[c & 15] += 1
+            if found:
+                return True
+        return False
+
+    return pick(0, nruns, nwild, -1)
+
+
+class RestChecker:
+    """``can_complete(hand less cards, sets, runs, rules, used_set_ranks=..., used_run_suits=...)``
+    (not the whole hand, no card that must be used) for one hand and many ``cards``: the hand is
+    counted once.
+
+    >>> from liverpool.cards import parse_cards
+    >>> check = RestChecker(parse_cards("7H 7S 7D 9C 9D JK"), RuleSet())
+    >>> check(parse_cards("7H 7S 7D"), 1, 0), check(parse_cards("9C 9D JK"), 1, 0)
+    (True, True)
+    >>> check(parse_cards("7H 7S JK"), 1, 0)
+    False
+    """
+
+    __slots__ = ("counts", "ctx", "hand", "nwild", "size", "wr")
+
+    def __init__(self, hand: Sequence[Card], rules: RuleSet) -> None:
+        self.ctx = ctx = _ctx(rules)
+        self.hand = hand
+        self.size = len(hand)
+        self.wr = ctx.wild_rank
+        cnt, rc, masks, self.nwild = _count(ctx, hand)
+        self.counts = (cnt, rc, masks)
+
+    def __call__(
+        self,
+        cards: Sequence[Card],
+        sets: int,
+        runs: int,
+        used_set_ranks: frozenset[int] = frozenset(),
+        used_run_suits: frozenset[str] = frozenset(),
+    ) -> bool:
+        ctx = self.ctx
+        if sets == 0 and runs == 0:
+            return True
+        if not ctx.fast or sets < 0 or runs < 0:
+            rest = list(self.hand)
+            for card in cards:
+                rest.remove(card)
+            return can_complete(
+                rest, sets, runs, ctx.rules, used_set_ranks=used_set_ranks, used_run_suits=used_run_suits
+            )
+        if self.size - len(cards) < sets * ctx.set_min + runs * ctx.run_min:
+            return False
+        cnt, rc, masks = self.counts
+        wr = self.wr
+        wilds = 0
+        naturals = []
+        for code in cards:
+            r = code & 15
+            if not code or r == wr:
+                wilds += 1
+            else:
+                naturals.append(code)
+                cnt[code] -= 1
+                rc[r] -= 1
+                if not cnt[code]:
+                    masks[code >> 4] ^= 1 << r
+        found = _exists_in(ctx, cnt, rc, masks, self.nwild - wilds, sets, runs, used_set_ranks, used_run_suits)
+        for code in naturals:
+            if not cnt[code]:
+                masks[code >> 4] |= 1 << (code & 15)
+            cnt[code] += 1
+            rc[code & 15] += 1
+        return found
 
 
 # ---------------------------------------------------------------------------------------- output
@@ -931,6 +1314,10 @@ def solve(
         if must_use is not None or (whole_hand and len(hand)):
             return None
         return []
+    if not whole_hand and must_use is None and sets >= 0 and runs >= 0:
+        ctx = _ctx(rules)
+        if ctx.fast and not _exists(ctx, hand, sets, runs, used_set_ranks, used_run_suits):
+            return None  # the quick existence test rules it out: no search for the best melds
     ctx, sol = _cached(
         rules,
         hand,
@@ -959,6 +1346,17 @@ def can_complete(
     """``solve(...) is not None``, faster: stops at the first solution found."""
     if sets == 0 and runs == 0:
         return must_use is None and not (whole_hand and len(hand))
+    if not whole_hand and must_use is None:
+        ctx = _ctx(rules)
+        if ctx.fast and sets >= 0 and runs >= 0:
+            return _exists(
+                ctx,
+                hand,
+                sets,
+                runs,
+                used_set_ranks if ctx.sets_distinct else frozenset(),
+                used_run_suits if ctx.runs_distinct else frozenset(),
+            )
     _, sol = _cached(
         rules,
         hand,
@@ -1023,63 +1421,69 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
     ctx = _ctx(rules)
     wr = ctx.wild_rank
     cnt = [0] * 80
+    rc = [0] * 14
+    masks = [0, 0, 0, 0, 0]
     wild_count: dict[Card, int] = {}
     for card in hand:
-        if card.rank in (0, wr):
+        r = card.rank
+        if r in (0, wr):
             wild_count[card] = wild_count.get(card, 0) + 1
         else:
-            cnt[card.code] += 1
+            cnt[card] += 1
+            rc[r] += 1
+            masks[card >> 4] |= 1 << r
     kinds = sorted(wild_count.items(), key=lambda kv: ctx.wild_key(kv[0]))
     nwild = sum(wild_count.values())
+    by_code = CARD_OF_CODE
     out: list[list[Card]] = []
     if kind == "set":
         wild_sets: list[list[Card]] = []
-        for counts in product(*(range(k + 1) for _, k in kinds)):
-            wild_sets.append([card for (card, _), k in zip(kinds, counts, strict=True) for _ in range(k)])
-        wild_sets.sort(key=len)
+        if len(kinds) == 1:
+            card, k = kinds[0]
+            wild_sets = [[card] * i for i in range(k + 1)]
+        else:
+            for counts in product(*(range(k + 1) for _, k in kinds)):
+                wild_sets.append([card for (card, _), k in zip(kinds, counts, strict=True) for _ in range(k)])
+            wild_sets.sort(key=len)
+        # every such set is valid when its length is (R11, R18): its naturals are of one rank, at
+        # least set_min_naturals, and of distinct suits when the rules ask for it
+        low = ctx.set_min
+        high = ctx.set_min if exact else (ctx.set_max if ctx.set_max is not None else _INF)
+        nmin = ctx.set_naturals
         for r in range(1, 14):
-            if r == wr:
+            if rc[r] < nmin:
                 continue
-            c = [cnt[16 * si + 16 + r] for si in range(4)]
-            if sum(c) < ctx.set_naturals:
-                continue
-            limit = [min(x, 1) if ctx.set_distinct_suits else x for x in c]
+            c = [cnt[16 + r], cnt[32 + r], cnt[48 + r], cnt[64 + r]]
+            limit = [min(x, 1) for x in c] if ctx.set_distinct_suits else c
+            suit_cards = [by_code[16 + r], by_code[32 + r], by_code[48 + r], by_code[64 + r]]
             for take in product(*(range(x, -1, -1) for x in limit)):
-                if sum(take) < ctx.set_naturals:
+                n = sum(take)
+                if n < nmin or n > high:
                     continue
-                naturals = [Card(r, SUITS[si]) for si in range(4) for _ in range(take[si])]
+                naturals = [suit_cards[si] for si in range(4) for _ in range(take[si])]
                 for ws in wild_sets:
-                    cards = naturals + ws
-                    if exact and len(cards) != rules.set_min:
-                        continue
-                    if is_valid_set(cards, rules):
-                        out.append(cards)
+                    if low <= n + len(ws) <= high:
+                        out.append(naturals + ws)
         return out
-    top = ctx.top
-    rmin = rules.run_min
-    for si, suit in enumerate(SUITS):
-        base = 16 * si + 16
-        nat = 0
-        for r in range(1, 14):
-            if cnt[base + r]:
-                nat |= 1 << r
+    high_ace = ctx.top == 14
+    sequences: dict[int, list[list[Card]]] = {}
+    for si in range(4):
+        nat = masks[si + 1]
         if not nat:
             continue
-        if nat & 2 and top == 14:
+        if nat & 2 and high_ace:
             nat |= 1 << 14
-        for a in range(1, top - rmin + 2):
-            last = min(top, a + 12) if not exact else min(top, a + rmin - 1)
-            for b in range(a + rmin - 1, last + 1):
-                miss = [v for v in range(a, b + 1) if not nat >> v & 1]
-                if len(miss) > nwild or not _spaced(sum(1 << v for v in miss)):
-                    break
-                if len(miss) == b - a + 1:
-                    continue
-                for seq in _wild_sequences(kinds, len(miss)):
-                    fill = iter(seq)
-                    cards = [
-                        next(fill) if not nat >> v & 1 else Card(v if v <= 13 else 1, suit) for v in range(a, b + 1)
-                    ]
-                    if is_valid_run(cards, rules):
-                        out.append(cards)
+        windows = ctx.run_windows(nat, min(nwild, 4), exact)
+        if not windows:
+            continue
+        base = 16 * si + 16
+        value_cards = [by_code[base + (v if v <= 13 else 1)] for v in range(15)]
+        for a, b, miss, k in windows:
+            # a run of naturals in place and spaced wild cards in the gaps is valid (R3, R12, R19)
+            seqs = sequences.get(k)
+            if seqs is None:
+                seqs = sequences[k] = _wild_sequences(kinds, k)
+            for seq in seqs:
+                fill = iter(seq)
+                out.append([next(fill) if miss >> v & 1 else value_cards[v] for v in range(a, b + 1)])
     return out

@@ -68,7 +68,7 @@ OVER: Final = "over"
 RECORD_FORMAT: Final = "liverpool-record/1"
 
 
-class IllegalAction(ValueError):  # noqa: N818 (a public name)
+class IllegalAction(ValueError):
     """An action that the rules do not allow now; the message says why."""
 
 

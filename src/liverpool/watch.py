@@ -122,9 +122,25 @@ def watch(
     return 0
 
 
+_VERBS = (
+    ("discards", "discard"),
+    ("takes", "take"),
+    ("buys", "buy"),
+    ("goes", "go"),
+    ("lays", "lay"),
+    ("calls", "call"),
+    ("knocks", "knock"),
+)
+
+
 def _event_line(event: dict[str, Any], names: Sequence[str]) -> str:
     kind = event["type"]
     who = names[event["player"]] if isinstance(event.get("player"), int) else ""
+    if who == "you":
+        line = _event_line(event, [n if n != "you" else "YOU" for n in names])
+        for third, second in _VERBS:
+            line = line.replace(f"YOU {third}", f"you {second}")
+        return line.replace("YOU", "you")
     if kind == "discard":
         return f"{who} discards {_pretty([event['card']])}"
     if kind == "draw_discard":

@@ -1,0 +1,1267 @@
+"""The greedy bot: a sound heuristic player that plans toward this deal's contract.
+
+It measures a hand by its *deficit*: how many cards are missing, at best, for the contract's sets
+and runs of minimum length (wild cards filling what they may, R18, R19). It keeps the cards of the
+best partial contract, takes the discard (or buys it, R27) when the card lowers the deficit, goes
+down as soon as the engine lists a lay-down (planned with :func:`liverpool.solver.solve`), lays off
+everything it can, swaps jokers when that lets it go down or rid itself of a card (R20), calls
+playable discards (R33, R34) and discards its least useful card: a card outside every best partial
+contract, high in points, and not one the next player is known to collect.
+
+The decision logic reads a :class:`Snapshot`, built from a player's view (``Snapshot.from_view``)
+or, inside the strong bot's playouts, from a sampled game (``Snapshot.from_game``).
+
+>>> from liverpool import Game
+>>> from liverpool.driver import play_game
+>>> game = play_game(Game.new(players=3, seed=2), [GreedyBot(seed=i) for i in range(3)])
+>>> game.is_over
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from ..actions import (
+    Action,
+    Buy,
+    Call,
+    Discard,
+    DrawDiscard,
+    DrawFromPile,
+    DrawStock,
+    EndTurn,
+    LayOff,
+    Meld,
+    Pass,
+    Retract,
+    SwapJoker,
+    Unswap,
+)
+from ..cards import JOKER, Card, parse_card
+from ..rules import RuleSet
+from ..solver import can_complete, solve
+from .base import Bot
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+__all__ = ["GreedyBot", "Snapshot", "Tactics", "analyse", "choose", "rules_for_view"]
+
+_MEMO_LIMIT: Final = 1 << 14
+
+
+class Tuning:
+    """The heuristic's weights (one shared instance, :data:`TUNING`)."""
+
+    useful_weight = 12.0
+    """Discard score per unit of a card's usefulness (against its points)."""
+    danger_weight = 0.6
+    """Extra weight of points per level of danger (an opponent close to going out)."""
+    buy_extra = 4
+    """Most cards above the deal's hand size a buy may leave in hand."""
+    buy_danger = 2
+    """No buying at this danger level or above."""
+    buy_far = 2
+    """With more than 2 extra cards, buy only when the deficit after the buy is at most this."""
+
+
+TUNING: Final = Tuning()
+_BIG: Final = 1 << 20
+
+
+# --------------------------------------------------------------------------------------- rules
+class Tactics:
+    """What the bots derive from one rule set (constants and memo tables)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.wild = rules.wild_rank if rules.wild_rank is not None else 0
+        self.pts = tuple(rules.points(r) for r in range(14))
+        self.set_min = rules.set_min
+        self.set_cap = rules.set_min - rules.set_min_naturals  # wild cards a minimal set may hold (R18)
+        self.set_distinct = rules.set_distinct_suits
+        self.set_max = rules.set_max if rules.set_max is not None else 99
+        self.sets_distinct = rules.sets_distinct_ranks
+        self.run_min = length = rules.run_min
+        self.run_cap = (length + 3) // 4  # R19: at most one wild card in 4 consecutive places
+        self.runs_distinct = rules.runs_distinct_suits
+        top = 14 if rules.ace_high else 13
+        self.top = top
+        wins = []
+        for a in range(1, top - length + 2):
+            mask = 0
+            for v in range(a, a + length):
+                mask |= 1 << (v if v <= 13 else 1)
+            wins.append((a, mask))
+        self.windows: tuple[tuple[int, int], ...] = tuple(wins)
+        self.memo: dict[tuple[object, ...], tuple[int, tuple[int, ...], int]] = {}
+        self.window_memo: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.suit_memo: dict[tuple[int, int, int, int, bool], tuple[int, int, int]] = {}
+        self.whole_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
+
+
+_TACTICS: dict[int, Tactics] = {}
+
+
+def tactics(rules: RuleSet) -> Tactics:
+    """The :class:`Tactics` of ``rules`` (cached)."""
+    t = _TACTICS.get(id(rules))
+    if t is None or t.rules is not rules:
+        if len(_TACTICS) > 64:
+            _TACTICS.clear()
+        t = _TACTICS[id(rules)] = Tactics(rules)
+    return t
+
+
+_RULES_BY_DICT: dict[int, tuple[dict[str, Any], RuleSet]] = {}
+
+
+def rules_for_view(view: dict[str, Any]) -> RuleSet:
+    """The RuleSet of a view's ``rules`` dict, cached (a game hands out the same dict each time)."""
+    data = view["rules"]
+    hit = _RULES_BY_DICT.get(id(data))
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    rules = RuleSet.from_dict(data)
+    if len(_RULES_BY_DICT) > 64:
+        _RULES_BY_DICT.clear()
+    _RULES_BY_DICT[id(data)] = (data, rules)
+    return rules
+
+
+# --------------------------------------------------------------------------------------- deficit
+def analyse(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool) -> tuple[int, tuple[int, ...], int]:
+    """The deficit of ``hand`` for ``sets`` sets and ``runs`` runs: the fewest cards missing for
+    melds of minimum length (with ``whole``, R15, plus the natural cards no meld could hold).
+
+    Returns (deficit, keep, set ranks): ``keep`` holds one rank mask per suit of the naturals some
+    best partial contract uses in a run; ``set ranks`` is the rank mask of the sets' ranks in some
+    best partial contract (every natural of those ranks is kept).
+    """
+    key = (tuple(sorted(hand)), sets, runs, whole)
+    memo = t.memo
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    wild = t.wild
+    jokers = 0
+    m1 = [0, 0, 0, 0]
+    m2 = [0, 0, 0, 0]
+    m3 = [0, 0, 0, 0]
+    rc = [0] * 14
+    naturals = 0
+    for c in hand:
+        r = c.rank
+        if r in (0, wild):
+            jokers += 1
+            continue
+        naturals += 1
+        si = (c.code >> 4) - 1
+        bit = 1 << r
+        if m1[si] & bit:
+            if m2[si] & bit:
+                m3[si] |= bit
+            else:
+                m2[si] |= bit
+        else:
+            m1[si] |= bit
+        rc[r] += 1
+    set_min = t.set_min
+    set_cap = t.set_cap
+    run_len = t.run_min
+    run_cap = t.run_cap
+    best = _BIG
+    keep = [0, 0, 0, 0]
+    keep_sets = 0
+
+    present = [r for r in range(1, 14) if rc[r] and r != wild]
+    distinct = t.set_distinct
+    multi = not (t.sets_distinct or distinct)
+
+    def set_part(rcounts: list[int], masks: list[int]) -> tuple[int, int, int, int]:
+        """(missing, wild capacity, rank mask of the chosen ranks (boundary ties included), naturals used)."""
+        if not sets:
+            return 0, 0, 0, 0
+        cands: list[int] = []  # (naturals toward the set) << 4 | rank
+        for r in present:
+            c = rcounts[r]
+            if not c:
+                continue
+            if distinct:
+                c = ((masks[0] >> r) & 1) + ((masks[1] >> r) & 1) + ((masks[2] >> r) & 1) + ((masks[3] >> r) & 1)
+            if c <= set_min:
+                cands.append(c << 4 | r)
+                continue
+            cands.append(set_min << 4 | r)
+            if multi:
+                c -= set_min
+                while c > 0:
+                    cands.append(min(c, set_min) << 4 | r)
+                    c -= set_min
+        cands.sort(reverse=True)
+        missing = 0
+        cap = 0
+        chosen = 0
+        last = set_min
+        n = len(cands)
+        for i in range(sets):
+            k = cands[i] >> 4 if i < n else 0
+            miss = set_min - k
+            missing += miss
+            cap += miss if miss < set_cap else set_cap
+            if k:
+                chosen |= 1 << (cands[i] & 15)
+            last = k
+        if last and n > sets:
+            for v in cands[sets:]:
+                if v >> 4 != last:
+                    break
+                chosen |= 1 << (v & 15)
+        used = 0
+        if whole:
+            for r in present:
+                if chosen >> r & 1:
+                    used += rcounts[r]
+        return missing, cap, chosen, used
+
+    if not runs:
+        missing, cap, chosen, used = set_part(rc, m1)
+        deficit = missing - min(jokers, cap)
+        if whole:
+            deficit += naturals - used
+        res: tuple[int, tuple[int, ...], int] = (deficit, (0, 0, 0, 0), chosen)
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = res
+        return res
+
+    if not sets:
+        res = _runs_only(t, m1, m2, m3, runs, jokers, whole)
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = res
+        return res
+
+    # run candidates: per suit the windows whose held ranks no other window of the suit contains
+    cands: list[tuple[int, int, int]] = []
+    wcache = t.window_memo
+    for si in range(4):
+        m = m1[si]
+        if not m:
+            continue
+        found = wcache.get(m)
+        if found is None:
+            found = wcache[m] = _windows(t, m)
+        for h, w in found:
+            cands.append((h, si, w))
+    cands.sort(reverse=True)
+    if len(cands) > 8:
+        cands = cands[:8]
+    ncand = len(cands)
+    root_smiss = set_part(rc, m1)[0] - jokers if sets else -jokers
+    chosen_runs: list[tuple[int, int]] = []
+
+    def leaf(b1: list[int], rcounts: list[int], missing: int, cap: int, held: int) -> None:
+        nonlocal best, keep_sets
+        smiss, scap, chosen, used = set_part(rcounts, b1)
+        deficit = missing + smiss - min(jokers, cap + scap)
+        ext = [0, 0, 0, 0]
+        if whole:
+            left = naturals - held - used
+            for si, w in chosen_runs:
+                if w:
+                    e = _extend(b1[si], w)
+                    ext[si] |= e
+                    left -= e.bit_count()
+            deficit += max(0, left)
+        if deficit >= best:
+            return
+        best = deficit
+        for si in range(4):
+            keep[si] = ext[si]
+        for si, w in chosen_runs:
+            keep[si] |= m1[si] & w
+        keep_sets = chosen
+
+    runs_distinct = t.runs_distinct
+
+    def rec(
+        level: int,
+        start: int,
+        b1: list[int],
+        b2: list[int],
+        b3: list[int],
+        rcounts: list[int],
+        missing: int,
+        cap: int,
+        held: int,
+    ) -> None:
+        if level == runs:
+            leaf(b1, rcounts, missing, cap, held)
+            return
+        left = runs - level
+        for i in range(start, ncand):
+            h0, si, w = cands[i]
+            if missing + left * (run_len - h0) + root_smiss >= best:
+                break  # the candidates are sorted by cards held: none later can do better
+            if runs_distinct and any(s == si and ww for s, ww in chosen_runs):
+                continue
+            used = b1[si] & w
+            h = used.bit_count()
+            if not h:
+                continue
+            miss = run_len - h
+            n1 = b1[:]
+            dup = b2[si] & used
+            if dup:
+                n2 = b2[:]
+                n3 = b3[:]
+                n1[si] = (b1[si] & ~used) | dup
+                n2[si] = (b2[si] & ~used) | (b3[si] & used)
+                n3[si] = b3[si] & ~used
+            else:
+                n2 = b2
+                n3 = b3
+                n1[si] = b1[si] & ~used
+            if sets:
+                nrc = rcounts[:]
+                u = used
+                while u:
+                    low = u & -u
+                    nrc[low.bit_length() - 1] -= 1
+                    u ^= low
+            else:
+                nrc = rcounts
+            chosen_runs.append((si, w))
+            rec(level + 1, i, n1, n2, n3, nrc, missing + miss, cap + min(miss, run_cap), held + h)
+            chosen_runs.pop()
+        # a run of which no card is held yet
+        if missing + left * run_len + root_smiss < best:
+            chosen_runs.append((0, 0))
+            rec(level + 1, ncand, b1, b2, b3, rcounts, missing + run_len, cap + run_cap, held)
+            chosen_runs.pop()
+
+    rec(0, 0, m1, m2, m3, rc, 0, 0, 0)
+    res = (best, (keep[0], keep[1], keep[2], keep[3]), keep_sets)
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = res
+    return res
+
+
+def _suit_runs(t: Tactics, a1: int, a2: int, a3: int, k: int, whole: bool) -> tuple[int, int, int]:
+    """The best ``k`` runs in one suit holding ranks ``a1`` (``a2``, ``a3``: second and third copies):
+    (cards missing, plus with ``whole`` the cards left over; wild places; ranks kept)."""
+    key = (a1, a2, a3, k, whole)
+    hit = t.suit_memo.get(key)
+    if hit is not None:
+        return hit
+    run_len = t.run_min
+    run_cap = t.run_cap
+    if k == 0:
+        res = (a1.bit_count() + a2.bit_count() + a3.bit_count() if whole else 0, 0, 0)
+        t.suit_memo[key] = res
+        return res
+    best = (_BIG, 0, 0)
+    wins = t.window_memo.get(a1)
+    if wins is None:
+        wins = t.window_memo[a1] = _windows(t, a1)
+    for h, w in wins:
+        used = a1 & w
+        dup = a2 & used
+        n1 = (a1 & ~used) | dup
+        n2 = (a2 & ~used) | (a3 & used)
+        n3 = a3 & ~used
+        miss = run_len - h
+        cost, caps, kept = _suit_runs(t, n1, n2, n3, k - 1, whole)
+        cost += miss
+        caps += miss if miss < run_cap else run_cap
+        kept |= used
+        if whole:
+            ext = _extend(n1, w)
+            if ext:
+                kept |= ext
+                cost -= ext.bit_count()
+        if cost < best[0] or (cost == best[0] and caps > best[1]):
+            best = (cost, caps, kept)
+    # a run of which no card is held
+    cost, caps, kept = _suit_runs(t, a1, a2, a3, k - 1, whole)
+    if cost + run_len < best[0]:
+        best = (cost + run_len, caps + run_cap, kept)
+    if len(t.suit_memo) > _MEMO_LIMIT:
+        t.suit_memo.clear()
+    t.suit_memo[key] = best
+    return best
+
+
+def _suit_whole(t: Tactics, a1: int, a2: int, a3: int, runs: int) -> list[tuple[int, int, int]]:
+    """Whole-hand (R15) form of :func:`_suit_runs`, for 0 to ``runs`` runs at once: runs in one suit
+    taking every natural of it, as (cards missing plus naturals no run can hold, wild places, ranks
+    kept). A dynamic program over the values; a second copy of a card counts as left over."""
+    key = (a1, a2, a3, runs)
+    hit = t.whole_memo.get(key)
+    if hit is not None:
+        return hit
+    copies = [((a1 >> r) & 1) + ((a2 >> r) & 1) + ((a3 >> r) & 1) for r in range(14)]
+    run_len = t.run_min
+    top = t.top
+    width = run_len + 1
+    best: list[tuple[int, int, int]] = [(sum(copies), 0, 0)] + [(_BIG, 0, 0)] * runs
+    held = [v for v in range(1, top + 1) if copies[v if v <= 13 else 1]]
+    first = max(1, held[0] - run_len + 1) if held else 1
+    last = min(top, held[-1] + run_len - 1) if held else top
+    for high_ace in (0, 1) if copies[1] and top == 14 else (0,):
+        # states[j][length]: j runs begun, the current one ``length`` long (capped at run_len; 0
+        # outside a run); value (cost, places missing, rank mask kept)
+        lo, hi = first, last
+        if high_ace:
+            hi = top
+            if not any(copies[r] for r in range(2, 14)):
+                lo = max(1, top - run_len + 1)
+        elif copies[1]:
+            lo = 1
+        states: list[list[tuple[int, int, int] | None]] = [[None] * width for _ in range(runs + 1)]
+        states[0][0] = (0, 0, 0)
+        skipped = 0  # cards outside [lo, hi] are left over
+        for v in range(1, top + 1):
+            if lo <= v <= hi:
+                continue
+            r = v if v <= 13 else 1
+            if r == 1 and top == 14 and (v == 14) != bool(high_ace):
+                continue
+            skipped += copies[r]
+        for v in range(lo, hi + 1):
+            r = v if v <= 13 else 1
+            c = copies[r]
+            if r == 1 and top == 14 and (v == 14) != bool(high_ace):
+                c = 0  # the aces are counted at one end only
+            bit = (1 << r) if c else 0
+            miss = 0 if c else 1
+            inside = miss + (c - 1 if c > 1 else 0)
+            new: list[list[tuple[int, int, int] | None]] = [[None] * width for _ in range(runs + 1)]
+            for j in range(runs + 1):
+                row = states[j]
+                out = new[j]
+                for length in range(width):
+                    val = row[length]
+                    if val is None:
+                        continue
+                    cost, missing, kept = val
+                    if length in (0, run_len):
+                        cur = out[0]
+                        if cur is None or cost + c < cur[0]:
+                            out[0] = (cost + c, missing, kept)
+                        if j < runs:
+                            cur = new[j + 1][1]
+                            if cur is None or cost + inside < cur[0]:
+                                new[j + 1][1] = (cost + inside, missing + miss, kept | bit)
+                    if length:
+                        n = length + 1 if length < run_len else run_len
+                        cur = out[n]
+                        if cur is None or cost + inside < cur[0]:
+                            out[n] = (cost + inside, missing + miss, kept | bit)
+            states = new
+        for j in range(1, runs + 1):
+            for length in (0, run_len):
+                val = states[j][length]
+                if val is not None and val[0] + skipped < best[j][0]:
+                    best[j] = (val[0] + skipped, min(val[1], j * t.run_cap), val[2])
+    if len(t.whole_memo) > _MEMO_LIMIT * 4:
+        t.whole_memo.clear()
+    t.whole_memo[key] = best
+    return best
+
+
+def _runs_only(
+    t: Tactics, m1: list[int], m2: list[int], m3: list[int], runs: int, jokers: int, whole: bool
+) -> tuple[int, tuple[int, ...], int]:
+    """:func:`analyse` for a contract of runs only: the suits are independent."""
+    suits = [si for si in range(4) if m1[si]]
+    if whole:
+        tables = [_suit_whole(t, m1[si], m2[si], m3[si], runs) for si in suits]
+    else:
+        tables = [[_suit_runs(t, m1[si], m2[si], m3[si], k, whole) for k in range(runs + 1)] for si in suits]
+    most = 1 if t.runs_distinct else runs
+    run_len = t.run_min
+    run_cap = t.run_cap
+    wilds = min(jokers, runs * run_cap)
+    if not wilds:
+        # no wild cards: a knapsack over the suits on the runs left
+        row: list[tuple[int, tuple[int, ...]] | None] = [None] * (runs + 1)
+        row[runs] = (0, (0, 0, 0, 0))
+        for i, si in enumerate(suits):
+            table = tables[i]
+            nxt: list[tuple[int, tuple[int, ...]] | None] = [None] * (runs + 1)
+            for left in range(runs + 1):
+                val = row[left]
+                if val is None:
+                    continue
+                cost, kept = val
+                for k in range(min(left, most) + 1):
+                    c, _, kp = table[k]
+                    cur = nxt[left - k]
+                    if cur is None or cost + c < cur[0]:
+                        if kp:
+                            grown = list(kept)
+                            grown[si] = kp
+                            nxt[left - k] = (cost + c, tuple(grown))
+                        else:
+                            nxt[left - k] = (cost + c, kept)
+            row = nxt
+        best_total = _BIG
+        best_kept: tuple[int, ...] = (0, 0, 0, 0)
+        for left in range(runs + 1):
+            val = row[left]
+            if val is not None and val[0] + left * run_len < best_total:
+                best_total, best_kept = val[0] + left * run_len, val[1]
+        return best_total, best_kept, 0
+    # knapsack over the suits: (runs left, wild places (capped at the wilds held)) -> (cost, kept)
+    dp: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {(runs, 0): (0, (0, 0, 0, 0))}
+    for i, si in enumerate(suits):
+        table = tables[i]
+        new: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        for (left, caps), (cost, kept) in dp.items():
+            for k in range(min(left, most) + 1):
+                c, cp, kp = table[k]
+                state = (left - k, min(wilds, caps + cp))
+                total = cost + c
+                cur = new.get(state)
+                if cur is None or total < cur[0]:
+                    if kp:
+                        grown = list(kept)
+                        grown[si] = kp
+                        new[state] = (total, tuple(grown))
+                    else:
+                        new[state] = (total, kept)
+        dp = new
+    best = _BIG
+    best_keep: tuple[int, ...] = (0, 0, 0, 0)
+    for (left, caps), (cost, kept) in dp.items():
+        total = cost + left * run_len - min(wilds, caps + left * run_cap)
+        if total < best:
+            best, best_keep = total, kept
+    return best, best_keep, 0
+
+
+def _windows(t: Tactics, m: int) -> tuple[tuple[int, int], ...]:
+    """(cards held, window) for the windows of a suit holding ranks ``m`` that no other window of
+    the suit holds more of (a subset of its held ranks)."""
+    found: list[tuple[int, int]] = []
+    for _, w in t.windows:
+        used = m & w
+        if not used:
+            continue
+        if found and found[-1][0] & used == found[-1][0]:
+            found[-1] = (used, w)  # the previous window's ranks are a subset of this one's
+            continue
+        if found and found[-1][0] | used == found[-1][0]:
+            continue
+        found.append((used, w))
+    return tuple((used.bit_count(), w) for used, w in found)
+
+
+def _extend(mask: int, w: int) -> int:
+    """The ranks of ``mask`` (naturals of one suit left after the runs) adjoining window ``w``."""
+    lo = (w & -w).bit_length() - 1
+    hi = w.bit_length() - 1
+    if lo == 1 and hi == 13 and not w >> 2 & 1:  # an ace-high window: Q K A ...
+        lo = hi = 0
+        return 0
+    out = 0
+    r = hi + 1
+    while r <= 13 and mask >> r & 1:
+        out |= 1 << r
+        r += 1
+    r = lo - 1
+    while r >= 1 and mask >> r & 1:
+        out |= 1 << r
+        r -= 1
+    return out
+
+
+def deficit_of(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool) -> int:
+    return analyse(t, hand, sets, runs, whole)[0]
+
+
+# --------------------------------------------------------------------------------------- snapshot
+class Snapshot:
+    """What one seat knows, in the form the decision logic reads."""
+
+    __slots__ = (
+        "buy_window",
+        "collects",
+        "contract_cards",
+        "current",
+        "discard_pile",
+        "down",
+        "hand",
+        "hand_sizes",
+        "me",
+        "melds",
+        "must_meld",
+        "n",
+        "rules",
+        "runs",
+        "sets",
+        "staged",
+        "stock_size",
+        "swaps",
+        "t",
+        "taken",
+        "top",
+        "whole",
+    )
+
+    def __init__(self) -> None:
+        self.rules: RuleSet
+        self.t: Tactics
+        self.me = 0
+        self.n = 0
+        self.current = 0
+        self.sets = 0
+        self.runs = 0
+        self.whole = False
+        self.contract_cards = 0
+        self.hand: list[Card] = []
+        self.hand_sizes: list[int] = []
+        self.down: list[bool] = []
+        self.melds: list[tuple[int, str, list[Card], int]] = []  # (id, kind, cards, start)
+        self.top: Card | None = None
+        self.discard_pile: list[Card] | None = None
+        self.taken: Card | None = None
+        self.must_meld: Card | None = None
+        self.staged: list[tuple[str, list[Card]]] = []
+        self.swaps = 0
+        self.stock_size = 0
+        self.buy_window = False
+        self.collects: dict[int, list[Card]] = {}
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], rules: RuleSet | None = None) -> Snapshot:
+        s = cls()
+        s.rules = rules if rules is not None else rules_for_view(view)
+        s.t = tactics(s.rules)
+        s.me = view["player"]
+        s.n = view["players"]
+        s.current = view["current"]
+        c = view["contract"]
+        s.sets = c["sets"]
+        s.runs = c["runs"]
+        s.whole = c["whole_hand"]
+        s.contract_cards = c["cards"]
+        parse = parse_card
+        s.hand = [parse(x) for x in view["hand"]]
+        s.hand_sizes = view["hand_sizes"]
+        s.down = view["down"]
+        s.melds = [(m["id"], m["kind"], [parse(x) for x in m["cards"]], m["start"]) for m in view["melds"]]
+        pile = view["discard_pile"]
+        s.top = parse(pile[-1]) if pile else None
+        taken = view["taken_from_discard"]
+        s.taken = parse(taken) if taken else None
+        must = view["must_meld"]
+        s.must_meld = parse(must) if must else None
+        s.staged = [(m["kind"], [parse(x) for x in m["cards"]]) for m in view["staged"]]
+        s.swaps = len(view["swaps"])
+        s.stock_size = view["stock_size"]
+        s.buy_window = view["buy_window"]
+        return s
+
+    @classmethod
+    def from_game(cls, game: Game, seat: int) -> Snapshot:
+        """The snapshot of ``seat`` read straight from a (sampled) game: for playouts only."""
+        s = cls()
+        s.rules = game.rules
+        s.t = tactics(game.rules)
+        s.me = seat
+        n = s.n = game.n
+        s.current = game.current
+        c = game.contract
+        s.sets = c.sets
+        s.runs = c.runs
+        s.whole = c.whole_hand
+        s.contract_cards = c.cards
+        s.hand = game.hands[seat]
+        s.hand_sizes = [len(game.hands[p]) for p in range(n)]
+        s.down = game.down
+        s.melds = [(m.id, m.kind, m.cards, m.start) for m in game._melds]
+        pile = game.discard
+        s.top = pile[-1] if pile else None
+        s.discard_pile = pile
+        s.taken = game.taken
+        s.must_meld = game.must_meld
+        s.staged = game.pending
+        s.swaps = len(game.swaps)
+        s.stock_size = len(game.stock)
+        s.buy_window = game.fresh
+        return s
+
+    # ---------------------------------------------------------------- table knowledge
+    def accepts(self) -> tuple[set[int], bool]:
+        """The natural cards (as codes) some table meld accepts as a lay-off now, and whether a wild
+        card fits."""
+        rules = self.rules
+        wild = self.t.wild
+        out: set[int] = set()
+        any_wild = False
+        check = rules.run_joker_check == "always"
+        top = self.t.top
+        for _, kind, cards, start in self.melds:
+            if kind == "set":
+                if rules.set_max is not None and len(cards) >= rules.set_max:
+                    continue
+                rank = 0
+                for c in cards:
+                    if c.rank and c.rank != wild:
+                        rank = c.rank
+                        break
+                if not rank:
+                    continue
+                any_wild = True
+                if rank == wild:
+                    continue
+                if rules.set_distinct_suits:
+                    taken = {c.code - c.rank for c in cards if c.rank and c.rank != wild}
+                    out.update(base + rank for base in (16, 32, 48, 64) if base not in taken)
+                else:
+                    out.update((16 + rank, 32 + rank, 48 + rank, 64 + rank))
+                continue
+            if len(cards) >= 13:  # R3: an ace is never both low and high in one run
+                continue
+            base = 0
+            for c in cards:
+                if c.rank and c.rank != wild:
+                    base = c.code - c.rank
+                    break
+            low, high = start - 1, start + len(cards)
+            if low >= 1:
+                if low != wild:
+                    out.add(base + low)
+                if not any_wild and (not check or not any(c.rank in (0, wild) for c in cards[:3])):
+                    any_wild = True
+            if high <= top:
+                rank = 1 if high == 14 else high
+                if rank != wild:
+                    out.add(base + rank)
+                if not any_wild and (not check or not any(c.rank in (0, wild) for c in cards[-3:])):
+                    any_wild = True
+        return out, any_wild
+
+    def is_wild(self, card: Card) -> bool:
+        return card.rank in (0, self.t.wild)
+
+    def fits(self, card: Card, acc: tuple[set[int], bool]) -> bool:
+        return (acc[1] and self.is_wild(card)) or card in acc[0]
+
+    def danger(self) -> int:
+        """How close an opponent is to going out: 0 (far) to 3 (could go out now)."""
+        level = 0
+        for p in range(self.n):
+            if p == self.me:
+                continue
+            size = self.hand_sizes[p]
+            if self.down[p]:
+                level = max(level, 3 if size <= 2 else 2)
+            elif size <= 2:
+                level = max(level, 1)
+        return level
+
+
+# --------------------------------------------------------------------------------------- scoring
+def usefulness(s: Snapshot, card: Card, hand: Sequence[Card]) -> float:
+    """How much ``card`` helps shape a partial contract with the other cards of ``hand``."""
+    if s.is_wild(card):
+        return 100.0
+    u = 0.0
+    r = card.rank
+    run_len = s.t.run_min
+    seen_self = False
+    for c in hand:
+        if c is card and not seen_self:
+            seen_self = True
+            continue
+        cr = c.rank
+        if cr in (0, s.t.wild):
+            continue
+        if cr == r:
+            if s.sets:
+                u += 1.0
+            elif c.suit == card.suit:
+                u += 0.1
+        elif c.suit == card.suit and s.runs:
+            d = abs(cr - r)
+            if r == 1 or cr == 1:
+                d = min(d, abs((14 if r == 1 else r) - (14 if cr == 1 else cr)))
+            if d < run_len:
+                u += (run_len - d) / run_len
+    return u
+
+
+def related(s: Snapshot, card: Card, hand: Sequence[Card]) -> bool:
+    """Could ``card`` join a card of ``hand`` in a set or a run of this contract?"""
+    r = card.rank
+    suit = card.suit
+    reach = s.t.run_min - 1
+    wild = s.t.wild
+    for c in hand:
+        cr = c.rank
+        if cr in (0, wild):
+            continue
+        if cr == r:
+            if s.sets:
+                return True
+        elif s.runs and c.suit == suit:
+            d = abs(cr - r)
+            if d <= reach or ((cr == 1 or r == 1) and abs((14 if r == 1 else r) - (14 if cr == 1 else cr)) <= reach):
+                return True
+    return False
+
+
+def feeds(s: Snapshot, card: Card, acc: tuple[set[int], bool] | None) -> float:
+    """A penalty for discarding ``card`` when the next player is known to want it."""
+    nxt = (s.me + 1) % s.n
+    pen = 0.0
+    if acc is not None and s.fits(card, acc):
+        for p in range(s.n):
+            if p != s.me and s.down[p]:
+                pen += 6.0 if p == nxt else 2.0
+    wanted = s.collects.get(nxt)
+    if wanted and not s.down[nxt]:
+        for c in wanted:
+            if c.rank == card.rank and (s.sets or c.suit == card.suit):
+                pen += 5.0
+            elif c.suit == card.suit and s.runs and abs(c.rank - card.rank) <= 2:
+                pen += 3.0
+    return pen
+
+
+def discard_ranking(s: Snapshot, options: Sequence[Card], full: bool = True) -> list[tuple[float, Card]]:
+    """The cards of ``options`` (distinct cards of the hand) scored for discarding, best first.
+
+    With ``full`` off, the cards a best partial contract keeps are left out when others remain.
+    """
+    t = s.t
+    hand = s.hand
+    acc = s.accepts() if s.melds else None
+    pts = t.pts
+    out: list[tuple[float, Card]] = []
+    if s.down[s.me]:
+        # down: shed the highest card that fits nothing (a fitting card could be called, R32)
+        for c in options:
+            key = -pts[c.rank] + (50.0 if acc is not None and s.fits(c, acc) else 0.0) + feeds(s, c, None)
+            if s.is_wild(c):
+                key += 100.0
+            out.append((key, c))
+        out.sort()
+        return out
+    danger = s.danger()
+    point_weight = 1.0 + danger * TUNING.danger_weight
+    deficit, keep, set_ranks = analyse(t, hand, s.sets, s.runs, s.whole)
+    wild = t.wild
+    unused = []
+    used = []
+    for c in options:
+        r = c.rank
+        if r not in (0, wild) and not (set_ranks >> r & 1 or keep[(c.code >> 4) - 1] >> r & 1):
+            unused.append(c)
+        else:
+            used.append(c)
+    for c in unused:
+        out.append((usefulness(s, c, hand) * TUNING.useful_weight - pts[c.rank] * point_weight + feeds(s, c, acc), c))
+    if used and (full or not unused):
+        measure = not unused
+        for c in used:
+            if measure:
+                rest = list(hand)
+                rest.remove(c)
+                d = analyse(t, rest, s.sets, s.runs, s.whole)[0] - deficit
+            else:
+                d = 1
+            score = (
+                1000.0 * (1 + d)
+                + usefulness(s, c, hand) * TUNING.useful_weight
+                - pts[c.rank] * point_weight
+                + feeds(s, c, acc)
+            )
+            if s.is_wild(c):
+                score += 500.0
+            out.append((score, c))
+    out.sort()
+    return out
+
+
+def note_discard(s: Snapshot, card: Card) -> None:
+    """Remember the measure of the hand left after discarding ``card`` when it is known: a card no
+    best partial contract uses leaves the deficit and the plan as they were."""
+    if s.down[s.me] or s.is_wild(card):
+        return
+    t = s.t
+    key = (tuple(sorted(s.hand)), s.sets, s.runs, s.whole)
+    hit = t.memo.get(key)
+    if hit is None:
+        return
+    _, keep, set_ranks = hit
+    r = card.rank
+    if set_ranks >> r & 1 or keep[(card.code >> 4) - 1] >> r & 1:
+        return
+    rest = list(key[0])
+    rest.remove(card)
+    if s.whole:  # the card was left over: one fewer to replace
+        hit = (hit[0] - 1, keep, set_ranks)
+    t.memo[(tuple(rest), s.sets, s.runs, s.whole)] = hit
+
+
+def discard_choice(s: Snapshot, options: Sequence[Card]) -> Card:
+    """The card to discard among ``options`` (distinct cards of the hand)."""
+    return discard_ranking(s, options, full=False)[0][1]
+
+
+def wants_card(s: Snapshot, card: Card, buying: bool = False) -> bool:
+    """Does taking ``card`` help (lower the deficit; for a down player, fit the table)?"""
+    if s.down[s.me]:
+        if buying:
+            return False
+        return s.fits(card, s.accepts()) and len(s.hand) >= 1
+    t = s.t
+    if not s.is_wild(card) and not related(s, card, s.hand):
+        return False
+    base = analyse(t, s.hand, s.sets, s.runs, s.whole)[0]
+    if base <= 0 and not buying and can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole):
+        # already able to go down: take it only when it goes down with the contract
+        return s.is_wild(card) or can_complete(
+            [*s.hand, card], s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=card
+        )
+    after = analyse(t, [*s.hand, card], s.sets, s.runs, s.whole)[0]
+    if after >= base:
+        return False
+    if not buying:
+        return True
+    # buying costs penalty cards: worth it early in the deal with a hand that is not too large
+    rules = s.rules
+    extra = len(s.hand) + 1 + rules.buy_penalty - s.contract_cards
+    if extra > TUNING.buy_extra or s.danger() >= TUNING.buy_danger:
+        return False
+    return not (after > TUNING.buy_far and extra > 2)
+
+
+# --------------------------------------------------------------------------------------- choose
+def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
+    """The legal Meld that follows the solver's best arrangement of what is left to lay."""
+    rules = s.rules
+    sets_done = sum(1 for k, _ in s.staged if k == "set")
+    runs_done = len(s.staged) - sets_done
+    used_ranks: set[int] = set()
+    used_suits: set[str] = set()
+    wild = s.t.wild
+    must = s.must_meld
+    for kind, cards in s.staged:
+        nat = [c for c in cards if c.rank and c.rank != wild]
+        if must is not None and must in cards:
+            must = None
+        if not nat:
+            continue
+        if kind == "set":
+            used_ranks.add(nat[0].rank)
+        else:
+            used_suits.add(nat[0].suit)
+    plan = solve(
+        s.hand,
+        s.sets - sets_done,
+        s.runs - runs_done,
+        rules,
+        whole_hand=s.whole,
+        must_use=must,
+        used_set_ranks=frozenset(used_ranks),
+        used_run_suits=frozenset(used_suits),
+    )
+    if plan:
+        n_sets = s.sets - sets_done
+        wanted = [("set" if i < n_sets else "run", tuple(m)) for i, m in enumerate(plan)]
+        for kind, meld_cards in wanted:
+            for m in melds:
+                if m.kind == kind and m.cards == meld_cards:
+                    return m
+        for kind, meld_cards in wanted:
+            key = sorted(meld_cards)
+            for m in melds:
+                if m.kind == kind and sorted(m.cards) == key:
+                    return m
+    # no exact match: the legal meld leaving the fewest points after the rest of the contract
+    best = melds[0]
+    best_pts = _BIG
+    for m in melds[:40]:
+        rest = list(s.hand)
+        for c in m.cards:
+            rest.remove(c)
+        sets_left = s.sets - sets_done - (m.kind == "set")
+        runs_left = s.runs - runs_done - (m.kind == "run")
+        sol = solve(rest, sets_left, runs_left, rules, whole_hand=s.whole)
+        if sol is None:
+            continue
+        for mm in sol:
+            for c in mm:
+                rest.remove(c)
+        pts = sum(s.t.pts[c.rank] for c in rest)
+        if pts < best_pts:
+            best, best_pts = m, pts
+    return best
+
+
+def choose(s: Snapshot, legal: Sequence[Action]) -> Action:
+    """Greedy's choice among ``legal`` (the seat's legal actions) for the snapshot ``s``."""
+    if len(legal) == 1:
+        return legal[0]
+    first = legal[0]
+    if isinstance(first, Buy | Call | Pass) or any(isinstance(a, Pass) for a in legal):
+        return _out_of_turn(s, legal)
+    draw_stock = None
+    draw_discard = None
+    piles: list[DrawFromPile] = []
+    for a in legal:
+        if isinstance(a, DrawStock):
+            draw_stock = a
+        elif isinstance(a, DrawDiscard):
+            draw_discard = a
+        elif isinstance(a, DrawFromPile):
+            piles.append(a)
+    if draw_stock is not None or draw_discard is not None or piles:
+        return _draw(s, legal, draw_stock, draw_discard, piles)
+    return _play(s, legal)
+
+
+def _out_of_turn(s: Snapshot, legal: Sequence[Action]) -> Action:
+    passing = None
+    buy = None
+    for a in legal:
+        if isinstance(a, Call):
+            return a
+        if isinstance(a, Buy):
+            buy = a
+        elif isinstance(a, Pass):
+            passing = a
+    if buy is not None and s.top is not None and wants_card(s, s.top, buying=True):
+        return buy
+    if passing is not None:
+        return passing
+    return legal[0]
+
+
+def _draw(
+    s: Snapshot,
+    legal: Sequence[Action],
+    draw_stock: Action | None,
+    draw_discard: Action | None,
+    piles: list[DrawFromPile],
+) -> Action:
+    if piles:
+        choice = _pile_choice(s, piles)
+        if choice is not None:
+            return choice
+    if draw_discard is not None and s.top is not None and wants_card(s, s.top):
+        return draw_discard
+    if draw_stock is not None:
+        return draw_stock
+    return draw_discard if draw_discard is not None else legal[0]
+
+
+def _pile_choice(s: Snapshot, piles: list[DrawFromPile]) -> Action | None:
+    """R22 ``pile_draw``: take cards from inside the pile when the deepest lets us meld at once."""
+    pile = s.discard_pile
+    if pile is None:
+        return None
+    t = s.t
+    if s.down[s.me]:
+        acc = s.accepts()
+        best = None
+        for a in piles:
+            taken = pile[-1 - a.depth :]
+            if all(s.fits(c, acc) for c in taken) and (best is None or a.depth > best.depth):
+                best = a
+        return best
+    if can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole):
+        return None
+    best = None
+    best_pts = _BIG
+    for a in piles:
+        taken = pile[-1 - a.depth :]
+        hand = [*s.hand, *taken]
+        sol = solve(hand, s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=taken[0])
+        if sol is None:
+            continue
+        for m in sol:
+            for c in m:
+                hand.remove(c)
+        pts = sum(t.pts[c.rank] for c in hand) - (max(t.pts[c.rank] for c in hand) if hand else 0)
+        if pts < best_pts:
+            best, best_pts = a, pts
+    return best
+
+
+def _play(s: Snapshot, legal: Sequence[Action]) -> Action:
+    me = s.me
+    melds: list[Meld] = []
+    layoffs: list[LayOff] = []
+    swaps: list[SwapJoker] = []
+    discards: list[Card] = []
+    end_turn = None
+    unswap = None
+    retract = None
+    for a in legal:
+        if isinstance(a, Meld):
+            melds.append(a)
+        elif isinstance(a, LayOff):
+            layoffs.append(a)
+        elif isinstance(a, Discard):
+            discards.append(a.card)
+        elif isinstance(a, SwapJoker):
+            swaps.append(a)
+        elif isinstance(a, EndTurn):
+            end_turn = a
+        elif isinstance(a, Unswap):
+            unswap = a
+        elif isinstance(a, Retract):
+            retract = a
+    hand = s.hand
+    down = s.down[me]
+    if not down:
+        if melds:
+            return _plan_meld(s, melds)
+        if swaps and not s.staged:
+            for a in swaps:
+                rest = list(hand)
+                rest.remove(a.card)
+                rest.append(JOKER)
+                if can_complete(rest, s.sets, s.runs, s.rules, whole_hand=s.whole):
+                    return a
+    else:
+        if layoffs:
+            choice = _layoff_choice(s, layoffs, bool(discards))
+            if choice is not None:
+                return choice
+        if swaps and len(hand) >= 2 and not s.swaps:
+            acc = s.accepts()
+            if acc[1]:
+                # swap a natural we cannot play for the joker, then lay the joker off
+                for a in swaps:
+                    if a.card not in acc[0]:
+                        return a
+    if discards:
+        card = discard_choice(s, discards)
+        note_discard(s, card)
+        return Discard(me, card)
+    if end_turn is not None:
+        return end_turn
+    if layoffs:
+        return layoffs[0]
+    if melds:
+        return melds[0]
+    if unswap is not None:
+        return unswap
+    if retract is not None:
+        return retract
+    return legal[0]
+
+
+def _layoff_choice(s: Snapshot, layoffs: list[LayOff], can_discard: bool) -> LayOff | None:
+    """The lay-off to make now, or None to stop (keeping a card to go out by a discard, R38)."""
+    hand = s.hand
+    must = s.must_meld
+    if must is not None:
+        for a in layoffs:
+            if a.card == must:
+                return a
+    if s.swaps:
+        for a in layoffs:
+            if s.is_wild(a.card):
+                return a
+    floating = s.rules.floating and not s.whole
+    if len(hand) <= 1 and floating and can_discard:
+        return None  # go out by discarding the last card (R35, R37)
+    taken = s.taken
+    pts = s.t.pts
+    best = None
+    best_key = -1.0
+    for a in layoffs:
+        c = a.card
+        # the card just taken from the pile first (it may not be discarded, R26), then the costliest
+        key = pts[c.rank] + (1000.0 if taken is not None and c == taken else 0.0) - (0.5 if s.is_wild(c) else 0.0)
+        if key > best_key:
+            best, best_key = a, key
+    return best
+
+
+# --------------------------------------------------------------------------------------- events
+class EventTracker:
+    """Cards each player took from the discard pile this deal (draws, buys, pile draws, calls)."""
+
+    def __init__(self) -> None:
+        self.first: object = None
+        self.count = 0
+        self.collects: dict[int, list[Card]] = {}
+        self.declined: dict[int, list[Card]] = {}
+
+    def update(self, view: dict[str, Any]) -> dict[int, list[Card]]:
+        events = view["events"]
+        if not events:
+            return self.collects
+        if events[0] is not self.first or len(events) < self.count:
+            self.first = events[0]
+            self.count = 0
+            self.collects = {}
+        parse = parse_card
+        for e in events[self.count :]:
+            kind = e["type"]
+            if kind in {"draw_discard", "buy"}:
+                self.collects.setdefault(e["player"], []).append(parse(e["card"]))
+            elif kind == "draw_pile":
+                self.collects.setdefault(e["player"], []).extend(parse(c) for c in e["cards"])
+            elif kind == "deal":
+                self.collects = {}
+        self.count = len(events)
+        return self.collects
+
+
+class GreedyBot(Bot):
+    """The greedy heuristic player (see the module doc)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        super().__init__(seed=seed, **options)
+        self.tracker = EventTracker()
+
+    def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        s = Snapshot.from_view(view)
+        s.collects = self.tracker.update(view)
+        if any(isinstance(a, DrawFromPile) for a in legal):
+            s.discard_pile = [parse_card(c) for c in view["discard_pile"]]
+        return choose(s, legal)
+
+
+class EasyBot(GreedyBot):
+    """The ``easy`` difficulty: greedy that never buys and, with probability ``mistakes`` (default
+    0.35), draws or discards at random instead of by plan."""
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None, mistakes: float = 0.35, **options: Any) -> None:
+        super().__init__(seed=seed, **options)
+        if not 0.0 <= mistakes <= 1.0:
+            raise ValueError(f"mistakes must be between 0 and 1, got {mistakes}")
+        self.mistakes = float(mistakes)
+
+    def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        choice = super().act(view, legal)
+        if isinstance(choice, Buy):
+            return next((a for a in legal if isinstance(a, Pass)), choice)
+        if isinstance(choice, Discard | DrawStock | DrawDiscard) and self.rng.random() < self.mistakes:
+            same = [a for a in legal if isinstance(a, Discard | DrawStock | DrawDiscard) and type(a) is type(choice)]
+            if isinstance(choice, DrawStock | DrawDiscard):
+                same = [a for a in legal if isinstance(a, DrawStock | DrawDiscard)]
+            return same[self.rng.randrange(len(same))]
+        return choice

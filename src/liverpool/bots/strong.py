@@ -1,0 +1,701 @@
+"""The strong bot: determinized search with greedy playouts.
+
+For a decision that matters (draw or not, buy or not, which card to discard) the bot ranks its
+legal actions with the greedy heuristic and keeps the best few. Then, until its time budget
+(``think`` seconds) is spent, it samples the hidden cards: the other hands and the stock order,
+consistent with everything its view shows (cards an opponent took from the discard pile, bought or
+was handed back by a call are put in that opponent's hand unless since played), builds the full
+state with :meth:`Game.from_view`, and plays every candidate out to the end of the deal with greedy
+playouts, on the same sample (common random numbers). A candidate's value is the deal's points
+difference: the opponents' mean points minus its own. It keeps the greedy choice unless another
+candidate is better by more than the sampling noise.
+
+The playouts read the sampled game directly (never a view: the sample holds only what the seat
+may know plus guesses) and build the actions themselves, so that a deal plays out in a few
+milliseconds.
+
+>>> from liverpool import Game
+>>> from liverpool.driver import play_game
+>>> from liverpool.bots.greedy import GreedyBot
+>>> game = Game.new(players=3, seed=4)
+>>> play_game(game, [StrongBot(seed=1, think=0.002), GreedyBot(seed=2), GreedyBot(seed=3)]).is_over
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ..actions import (
+    Action,
+    Buy,
+    Call,
+    Discard,
+    DrawDiscard,
+    DrawFromPile,
+    DrawStock,
+    EndTurn,
+    LayOff,
+    Meld,
+    Pass,
+    SwapJoker,
+)
+from ..cards import JOKER, Card, full_deck, parse_card
+from ..game import DRAW, LIVERPOOL_DISCARD, OVER, PLAY, Game
+from ..rules import RuleSet
+from ..solver import can_complete, solve
+from .base import Bot
+from .greedy import (
+    EventTracker,
+    Snapshot,
+    analyse,
+    choose,
+    discard_ranking,
+    note_discard,
+    related,
+    rules_for_view,
+    wants_card,
+)
+
+__all__ = ["KnownCards", "StrongBot", "playout", "sample_hidden"]
+
+DEFAULT_THINK: Final = 0.2
+"""Seconds of search per decision by default (the ``hard`` difficulty)."""
+
+CHECK_PLAYOUTS = False
+"""Tests set this to verify every playout action with ``Game.apply`` (slower)."""
+
+
+# --------------------------------------------------------------------------------------- knowledge
+class KnownCards:
+    """The cards each player is known to hold, from the public events of this deal: cards taken from
+    the discard pile (draws, buys, pile draws), handed back by a call (R33) or taken by one (R34),
+    jokers taken in a swap, and lay-downs taken back (R16), less the cards they have played since."""
+
+    def __init__(self) -> None:
+        self.first: object = None
+        self.count = 0
+        self.known: dict[int, list[Card]] = {}
+        self.staged: dict[int, list[Card]] = {}
+        self.declined: dict[int, list[Card]] = {}
+        self.stock_draws: dict[int, int] = {}
+
+    def _add(self, p: int, card: Card) -> None:
+        self.known.setdefault(p, []).append(card)
+
+    def _play(self, p: int, card: Card) -> None:
+        cards = self.known.get(p)
+        if cards and card in cards:
+            cards.remove(card)
+
+    def update(self, view: dict[str, Any]) -> dict[int, list[Card]]:
+        events = view["events"]
+        if not events:
+            return self.known
+        if events[0] is not self.first or len(events) < self.count:
+            self.first = events[0]
+            self.count = 0
+            self.known = {}
+            self.staged = {}
+            self.declined = {}
+            self.stock_draws = {}
+        parse = parse_card
+        wild_rank = view["rules"].get("wild_rank")
+        last_discard: Card | None = None
+        for e in events[self.count :]:
+            kind = e["type"]
+            if kind == "deal":
+                self.known = {}
+                self.staged = {}
+                self.declined = {}
+                self.stock_draws = {}
+            elif kind in {"draw_discard", "buy"}:
+                self._add(e["player"], parse(e["card"]))
+            elif kind == "draw_pile":
+                for c in e["cards"]:
+                    self._add(e["player"], parse(c))
+            elif kind == "call_penalty" or (kind == "call" and view["rules"].get("playable_discard") == "liverpool"):
+                self._add(e["player"], parse(e["card"]))
+            elif kind == "meld":
+                cards = [parse(c) for c in e["cards"]]
+                self.staged.setdefault(e["player"], []).extend(cards)
+                for c in cards:
+                    self._play(e["player"], c)
+            elif kind == "down":
+                self.staged.pop(e["player"], None)
+            elif kind == "retract":
+                for c in self.staged.pop(e["player"], []):
+                    self._add(e["player"], c)
+            elif kind in {"lay_off", "discard"}:
+                self._play(e["player"], parse(e["card"]))
+                if kind == "discard":
+                    last_discard = parse(e["card"])
+            elif kind == "swap":
+                self._play(e["player"], parse(e["card"]))
+                if wild_rank is None:
+                    self._add(e["player"], JOKER)
+            elif kind == "unswap":
+                self._add(e["player"], parse(e["card"]))
+                if wild_rank is None:
+                    self._play(e["player"], JOKER)
+            elif kind == "draw_stock":
+                p = e["player"]
+                self.stock_draws[p] = self.stock_draws.get(p, 0) + 1
+                if last_discard is not None:
+                    self.declined.setdefault(p, []).append(last_discard)
+                    last_discard = None
+        self.count = len(events)
+        return self.known
+
+
+def unseen_pool(view: dict[str, Any], rules: RuleSet) -> list[Card]:
+    """Every card this seat cannot see: the deck less its hand, the discard pile and the table."""
+    deck = full_deck(rules.packs_for(view["players"]), rules.jokers_per_pack)
+    counts: dict[Card, int] = {}
+    for c in deck:
+        counts[c] = counts.get(c, 0) + 1
+    parse = parse_card
+    seen: list[str] = list(view["hand"]) + list(view["discard_pile"])
+    for m in view["melds"]:
+        seen.extend(m["cards"])
+    for m in view["staged"]:
+        seen.extend(m["cards"])
+    for token in seen:
+        c = parse(token)
+        counts[c] -= 1
+    pool: list[Card] = []
+    for c, k in counts.items():
+        if k > 0:
+            pool.extend([c] * k)
+    return pool
+
+
+def sample_hidden(
+    view: dict[str, Any],
+    pool: Sequence[Card],
+    known: dict[int, list[Card]],
+    rng: Any,
+    s: Snapshot | None = None,
+    draws: dict[int, int] | None = None,
+) -> tuple[dict[int, Sequence[Card]], list[Card]]:
+    """Hands for the other seats and a stock order drawn at random from ``pool``, every known card
+    placed in its holder's hand (when the pool still has it).
+
+    With a snapshot ``s`` and ``draws`` (each player's draws from the stock this deal) the hands are
+    shaped like a player's: a player who is not down is dealt its hand plus the cards it drew from
+    the stock and keeps the best (by greedy's measure), as it would have; a player who is down
+    holds no card that fits the table when the pool can avoid it.
+    """
+    me = view["player"]
+    sizes = view["hand_sizes"]
+    rest = list(pool)
+    rng.shuffle(rest)
+    hands: dict[int, list[Card]] = {}
+    forced: dict[int, int] = {}
+    for p in range(view["players"]):
+        if p == me:
+            continue
+        hand: list[Card] = []
+        for c in known.get(p, ()):
+            if len(hand) >= sizes[p]:
+                break
+            try:
+                rest.remove(c)
+            except ValueError:
+                continue
+            hand.append(c)
+        hands[p] = hand
+        forced[p] = len(hand)
+    acc = s.accepts() if s is not None and s.melds else None
+    returned: list[Card] = []
+    for p, hand in hands.items():
+        need = sizes[p] - len(hand)
+        if need <= 0:
+            continue
+        if s is None or draws is None:
+            hand.extend(rest[-need:])
+            del rest[-need:]
+            continue
+        if view["down"][p]:
+            if acc is None:
+                hand.extend(rest[-need:])
+                del rest[-need:]
+                continue
+            i = len(rest) - 1
+            while need and i >= 0:
+                c = rest[i]
+                if not s.fits(c, acc) or i < need:
+                    hand.append(c)
+                    del rest[i]
+                    need -= 1
+                i -= 1
+            continue
+        extra = min(draws.get(p, 0), len(rest) - need, 2 * need)
+        if extra <= 0:
+            hand.extend(rest[-need:])
+            del rest[-need:]
+            continue
+        seen = rest[-(need + extra) :]
+        del rest[-(need + extra) :]
+        free = hand[forced[p] :] + seen
+        cards = hand[: forced[p]] + free
+        shaped = Snapshot()
+        shaped.rules = s.rules
+        shaped.t = s.t
+        shaped.me = p
+        shaped.n = s.n
+        shaped.sets, shaped.runs, shaped.whole = s.sets, s.runs, s.whole
+        shaped.hand = cards
+        shaped.hand_sizes = s.hand_sizes
+        shaped.down = s.down
+        ranking = discard_ranking(shaped, sorted(set(free)), full=True)
+        drop: list[Card] = []
+        for _, c in ranking:
+            k = min(free.count(c), extra - len(drop))
+            drop.extend([c] * k)
+            if len(drop) >= extra:
+                break
+        for c in drop:
+            cards.remove(c)
+        hand[:] = cards
+        returned.extend(drop)
+    if returned:
+        rest.extend(returned)
+        rng.shuffle(rest)
+    return dict(hands), rest
+
+
+# --------------------------------------------------------------------------------------- playouts
+def _layoff_spot(s: Snapshot, card: Card) -> tuple[int, bool] | None:
+    """A table meld (id, at its high end) that accepts ``card`` now (as the engine's rules do)."""
+    rules = s.rules
+    wild = s.t.wild
+    is_wild = card.rank in (0, wild)
+    check = rules.run_joker_check == "always"
+    for mid, kind, cards, start in s.melds:
+        if kind == "set":
+            if rules.set_max is not None and len(cards) >= rules.set_max:
+                continue
+            if is_wild:
+                return mid, True
+            rank = 0
+            for c in cards:
+                if c.rank and c.rank != wild:
+                    rank = c.rank
+                    break
+            if card.rank != rank:
+                continue
+            if rules.set_distinct_suits and any(c.suit == card.suit for c in cards if c.rank and c.rank != wild):
+                continue
+            return mid, True
+        suit = ""
+        for c in cards:
+            if c.rank and c.rank != wild:
+                suit = c.suit
+                break
+        if (not is_wild and card.suit != suit) or len(cards) >= 13:  # R3: no ace both low and high
+            continue
+        low, high = start - 1, start + len(cards)
+        if high <= s.t.top:
+            if is_wild:
+                if not check or not any(c.rank in (0, wild) for c in cards[-3:]):
+                    return mid, True
+            elif card.rank == (1 if high == 14 else high):
+                return mid, True
+        if low >= 1:
+            if is_wild:
+                if not check or not any(c.rank in (0, wild) for c in cards[:3]):
+                    return mid, False
+            elif card.rank == low:
+                return mid, False
+    return None
+
+
+class _StuckError(Exception):
+    pass
+
+
+def _apply(game: Game, action: Action) -> None:
+    if CHECK_PLAYOUTS:
+        game.apply(action)
+    else:
+        game.apply_unchecked(action)
+
+
+def _fallback(game: Game, seat: int) -> None:
+    """Take greedy's choice among the engine's legal actions (rare corner cases)."""
+    legal = game.legal_actions(seat)
+    if not legal:
+        raise _StuckError
+    game.apply_unchecked(choose(Snapshot.from_game(game, seat), legal))
+
+
+def _draw_phase(game: Game) -> None:
+    rules = game.rules
+    p = game.current
+    n = game.n
+    if game.call_open:
+        mode = rules.playable_discard
+        for step in range(1, n):
+            q = (p + step) % n
+            if q == game.discarder or q in game.passed or (mode == "liverpool" and not game.down[q]):
+                continue
+            _apply(game, Call(q))
+            return
+    s = Snapshot.from_game(game, p)
+    top = s.top
+    if top is not None and game.fresh and rules.buying:
+        if wants_card(s, top):
+            _apply(game, DrawDiscard(p))
+            return
+        for step in range(1, n):
+            q = (p + step) % n
+            if q == game.discarder or q in game.passed or q in game.buy_requests:
+                continue
+            if game.down[q] or not (s.is_wild(top) or related(s, top, game.hands[q])):
+                continue
+            buy = Buy(q)
+            if game.can_apply(buy) and wants_card(Snapshot.from_game(game, q), top, buying=True):
+                _apply(game, buy)
+                break
+        _apply(game, DrawStock(p))
+        return
+    if top is not None and wants_card(s, top):
+        _apply(game, DrawDiscard(p))
+    else:
+        _apply(game, DrawStock(p))
+
+
+def _discard_or_end(game: Game, s: Snapshot) -> None:
+    p = s.me
+    hand = game.hands[p]
+    options = sorted(set(hand))
+    if game.phase == PLAY:
+        if game.taken is not None:
+            options = [c for c in options if c is not game.taken]
+        if game.rules.playable_discard == "strict" and game.down[p] and len(hand) > 1:
+            acc = s.accepts()
+            options = [c for c in options if not s.fits(c, acc)]
+    if not options:
+        _apply(game, EndTurn(p))
+        return
+    card = discard_ranking(s, options, full=False)[0][1]
+    if game.phase == PLAY:
+        note_discard(s, card)
+    _apply(game, Discard(p, card))
+
+
+def _swap_allowed(game: Game, p: int) -> bool:
+    """R20: may ``p`` swap a joker now (as the engine decides)?"""
+    rules = game.rules
+    mode = rules.joker_swap
+    if mode == "off" or game.must_meld is not None:
+        return False
+    down = game.down[p]
+    if mode == "going_down_turn":
+        if not down:
+            return not game.retracted and not game.pending
+        return game.down_turn[p] == game.turn and rules.layoff_same_turn
+    if not down:
+        return False
+    if mode == "later_turns":
+        return game.down_turn[p] != game.turn
+    return rules.layoff_same_turn or game.down_turn[p] != game.turn
+
+
+def _swaps(game: Game, s: Snapshot) -> list[SwapJoker]:
+    """The joker swaps open to the seat of ``s`` (wild cards in table runs whose natural it holds)."""
+    out: list[SwapJoker] = []
+    held = set(s.hand)
+    wild = s.t.wild
+    for mid, kind, cards, start in s.melds:
+        if kind != "run":
+            continue
+        base = 0
+        for c in cards:
+            if c.rank and c.rank != wild:
+                base = c.code - c.rank
+                break
+        for i, c in enumerate(cards):
+            if c.rank == 0 or c.rank == wild:
+                value = start + i
+                natural = next((h for h in held if h.code == base + (1 if value == 14 else value)), None)
+                if natural is not None and (mid, value) not in game.unswapped:
+                    out.append(SwapJoker(s.me, mid, i, natural))
+    return out
+
+
+def _go_down(game: Game, s: Snapshot) -> bool:
+    """Lay the contract when the hand can (R14), swapping a joker first when that makes it possible
+    (R20); True when the turn goes on."""
+    p = s.me
+    rules = game.rules
+    d = analyse(s.t, s.hand, s.sets, s.runs, s.whole)[0]
+    if d == 1 and s.melds and _swap_allowed(game, p):
+        for swap in _swaps(game, s):
+            rest = list(s.hand)
+            rest.remove(swap.card)
+            rest.append(game._melds[swap.meld].cards[swap.index])
+            if can_complete(rest, s.sets, s.runs, rules, whole_hand=s.whole):
+                _apply(game, swap)
+                d = 0
+                break
+    if d > 0 or not can_complete(s.hand, s.sets, s.runs, rules, whole_hand=s.whole):
+        return True
+    plan = solve(s.hand, s.sets, s.runs, rules, whole_hand=s.whole)
+    if plan is None:  # pragma: no cover - can_complete said yes
+        raise _StuckError
+    for i, cards in enumerate(plan):
+        _apply(game, Meld(p, "set" if i < s.sets else "run", tuple(cards)))
+        if game.phase != PLAY or game.current != p:
+            return False
+    return True
+
+
+def _play_phase(game: Game) -> None:
+    p = game.current
+    if game.pending or game.must_meld is not None or game.swaps:
+        _fallback(game, p)
+        return
+    rules = game.rules
+    s = Snapshot.from_game(game, p)
+    if not game.down[p]:
+        if not _go_down(game, s):
+            return
+        if game.swaps:  # the swapped joker is still to be played
+            _fallback(game, p)
+            return
+        s = Snapshot.from_game(game, p)
+    if game.down[p] and (rules.layoff_same_turn or game.down_turn[p] != game.turn):
+        floating = rules.floating and not s.whole
+        pts = s.t.pts
+        while True:
+            hand = game.hands[p]
+            if not hand or (floating and len(hand) <= 1):
+                break
+            best: tuple[float, Card, tuple[int, bool]] | None = None
+            taken = game.taken
+            for c in set(hand):
+                spot = _layoff_spot(s, c)
+                if spot is None:
+                    continue
+                key = pts[c.rank] + (1000.0 if taken is not None and c == taken else 0.0)
+                if best is None or key > best[0]:
+                    best = (key, c, spot)
+            if best is None:
+                if len(hand) >= 2 and not game.swaps and _swap_allowed(game, p):
+                    # swap a natural that fits nowhere for a joker, then lay the joker off
+                    acc = s.accepts()
+                    if acc[1]:
+                        swap = next((a for a in _swaps(game, s) if not s.fits(a.card, acc)), None)
+                        if swap is not None:
+                            _apply(game, swap)
+                            s = Snapshot.from_game(game, p)
+                            joker = game.hands[p][-1]
+                            spot = _layoff_spot(s, joker)
+                            if spot is None:
+                                _fallback(game, p)
+                                return
+                            _apply(game, LayOff(p, joker, spot[0], spot[1]))
+                            if game.phase != PLAY or game.current != p:
+                                return
+                            s = Snapshot.from_game(game, p)
+                            continue
+                break
+            _apply(game, LayOff(p, best[1], best[2][0], best[2][1]))
+            if game.phase != PLAY or game.current != p:
+                return
+            s = Snapshot.from_game(game, p)
+    _discard_or_end(game, s)
+
+
+def playout(game: Game, max_actions: int = 2000) -> bool:
+    """Play ``game`` with greedy playouts to the end of its current deal; False when it did not end
+    within ``max_actions`` actions."""
+    deal = game.deal_index
+    start = len(game.actions)
+    while game.phase != OVER and game.deal_index == deal:
+        if len(game.actions) - start > max_actions:
+            return False
+        phase = game.phase
+        if phase == DRAW:
+            _draw_phase(game)
+        elif phase == PLAY:
+            _play_phase(game)
+        elif phase == LIVERPOOL_DISCARD:
+            s = Snapshot.from_game(game, game.current)
+            _discard_or_end(game, s)
+        else:  # pragma: no cover - no other phase
+            _fallback(game, game.current)
+    return True
+
+
+def _estimate(game: Game, seat: int) -> float:
+    """Value of an unfinished deal for ``seat``: opponents' mean hand points minus its own."""
+    pts = [sum(game.rules.points(c.rank) for c in game.hands[p]) for p in range(game.n)]
+    others = [pts[p] for p in range(game.n) if p != seat]
+    return sum(others) / len(others) - pts[seat]
+
+
+def _value(game: Game, seat: int, deal: int, ended: bool) -> float:
+    if not ended:
+        return _estimate(game, seat)
+    points = game.deal_scores[deal]
+    others = [points[p] for p in range(game.n) if p != seat]
+    return sum(others) / len(others) - points[seat]
+
+
+# --------------------------------------------------------------------------------------- the bot
+class StrongBot(Bot):
+    """Determinized search over greedy's best few actions (see the module doc).
+
+    Options: ``think`` (seconds per decision, default 0.2), ``width`` (candidates kept, default 3),
+    ``margin`` (standard errors by which a candidate must beat greedy's choice, default 1.0),
+    ``samples`` (a fixed number of samples per decision instead of the time budget: the choices
+    then depend only on the seed and the views, not on the machine's speed).
+    """
+
+    name = "strong"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        think: float = DEFAULT_THINK,
+        width: int = 3,
+        margin: float = 1.0,
+        samples: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(seed=seed, **options)
+        if think < 0:
+            raise ValueError(f"think must be 0 or more seconds, got {think}")
+        if samples is not None and samples < 1:
+            raise ValueError(f"samples must be at least 1, got {samples}")
+        self.think = float(think)
+        self.fixed_samples = None if samples is None else int(samples)
+        self.bank_cap = 8.0
+        """Most time, in units of ``think``, that decisions without search can save for later."""
+        self.burst = 4.0
+        """Most time, in units of ``think``, that one decision may spend."""
+        self.bank = 0.0
+        self.width = max(1, int(width))
+        self.margin = float(margin)
+        self.tracker = EventTracker()
+        self.cards = KnownCards()
+        self.samples = 0
+        """Samples drawn so far (all decisions)."""
+
+    def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        self.bank = min(self.bank + self.think, self.think * self.bank_cap)
+        rules = rules_for_view(view)
+        s = Snapshot.from_view(view, rules)
+        s.collects = self.tracker.update(view)
+        known = self.cards.update(view)
+        if any(isinstance(a, DrawFromPile) for a in legal):
+            s.discard_pile = [parse_card(c) for c in view["discard_pile"]]
+        cands = self.candidates(s, legal)
+        if len(cands) == 1 or (self.think <= 0 and self.fixed_samples is None):
+            return cands[0]
+        return self.search(view, rules, s, cands, known)
+
+    # ---------------------------------------------------------------- candidates
+    def candidates(self, s: Snapshot, legal: Sequence[Action]) -> list[Action]:
+        """Greedy's choice first, then the alternatives worth searching."""
+        greedy = choose(s, legal)
+        top = s.top
+        if not isinstance(greedy, Buy | Pass | DrawStock | DrawDiscard | Discard):
+            return [greedy]
+        if isinstance(greedy, Buy | Pass):
+            buy = next((a for a in legal if isinstance(a, Buy)), None)
+            passing = next((a for a in legal if isinstance(a, Pass)), None)
+            if buy is None or passing is None or top is None:
+                return [greedy]
+            if s.down[s.me] or not (s.is_wild(top) or related(s, top, s.hand)):
+                return [greedy]
+            if greedy is passing and not wants_card(s, top):
+                return [greedy]  # the card would not help: nothing to weigh
+            return [greedy, passing if greedy is buy else buy]
+        if isinstance(greedy, DrawStock | DrawDiscard):
+            other: Action | None = None
+            for a in legal:
+                if isinstance(a, DrawStock | DrawDiscard) and type(a) is not type(greedy):
+                    other = a
+            if other is None or top is None:
+                return [greedy]
+            if s.down[s.me]:
+                return [greedy]
+            if not (s.is_wild(top) or related(s, top, s.hand)):
+                return [greedy]
+            return [greedy, other]
+        if isinstance(greedy, Discard):
+            options = sorted({a.card for a in legal if isinstance(a, Discard)})
+            ranking = discard_ranking(s, options, full=True)
+            out: list[Action] = [greedy]
+            for _, card in ranking:
+                if len(out) >= self.width:
+                    break
+                if card != greedy.card:
+                    out.append(Discard(s.me, card))
+            return out
+        return [greedy]
+
+    # ---------------------------------------------------------------- search
+    def search(
+        self, view: dict[str, Any], rules: RuleSet, s: Snapshot, cands: list[Action], known: dict[int, list[Card]]
+    ) -> Action:
+        start = time.perf_counter()
+        budget = min(self.bank, self.think * self.burst)
+        deadline = start + budget
+        me = view["player"]
+        deal = int(view["deal"]) - 1
+        pool = unseen_pool(view, rules)
+        values: list[list[float]] = [[] for _ in cands]
+        rng = self.rng
+        samples = 0
+        while True:
+            hands, stock = sample_hidden(view, pool, known, rng, s, self.cards.stock_draws)
+            try:
+                base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))
+            except (ValueError, KeyError):
+                return cands[0]
+            for i, action in enumerate(cands):
+                game = base.copy()
+                try:
+                    game.apply_unchecked(action)
+                    ended = playout(game)
+                except _StuckError:
+                    ended = False
+                values[i].append(_value(game, me, deal, ended))
+            samples += 1
+            if self.fixed_samples is not None:
+                if samples >= self.fixed_samples:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        self.samples += samples
+        self.bank = max(0.0, self.bank - (time.perf_counter() - start))
+        return cands[self._pick(values)]
+
+    def _pick(self, values: list[list[float]]) -> int:
+        """Greedy's choice (index 0) unless another beats it by ``margin`` standard errors."""
+        n = len(values[0])
+        if n < 2:
+            return 0
+        best = 0
+        best_mean = 0.0
+        base = values[0]
+        for i in range(1, len(values)):
+            diffs = [a - b for a, b in zip(values[i], base, strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            se = math.sqrt(var / n)
+            if mean > self.margin * se and mean > best_mean:
+                best, best_mean = i, mean
+        return best

@@ -1,0 +1,281 @@
+"""Bots: they choose only legal actions, see only their view, reproduce from a seed, and greedy
+beats random. Games use short schedules and low turn limits to keep the suite fast."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from liverpool import Action, Card, Game, RuleSet, parse_cards
+from liverpool.bots import BOTS, DIFFICULTIES, Bot, get, names
+from liverpool.bots import strong as strong_module
+from liverpool.bots.greedy import GreedyBot, Snapshot, analyse, tactics
+from liverpool.bots.strong import KnownCards, StrongBot, playout, sample_hidden, unseen_pool
+from liverpool.cards import full_deck
+from liverpool.driver import next_to_act, play_game
+from liverpool.rules import parse_schedule
+
+SHORT = "2S/10,1S1R/10"
+
+
+def short_rules(preset: str = "liverpool", schedule: str = SHORT, turn_limit: int = 60, **options: Any) -> RuleSet:
+    base = RuleSet.preset(preset)
+    return dataclasses.replace(base, schedule=parse_schedule(schedule), turn_limit=turn_limit, **options)
+
+
+class Checked:
+    """Wraps a bot: asserts it returns one of the legal actions it was given, for its seat."""
+
+    def __init__(self, bot: Bot, seat: int) -> None:
+        self.bot = bot
+        self.seat = seat
+        self.decisions = 0
+
+    def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        assert view["player"] == self.seat
+        assert all(a.player == self.seat for a in legal)
+        action = self.bot.act(view, legal)
+        assert action in legal, f"{self.bot} chose {action}, not among {legal}"
+        self.decisions += 1
+        return action
+
+
+def make(name: str, seed: int) -> Bot:
+    if name == "strong":
+        return get("strong", seed=seed, samples=2)
+    return get(name, seed=seed)
+
+
+OPTION_VARIANTS: list[dict[str, Any]] = [
+    {},
+    {"joker_swap": "once_down"},
+    {"joker_swap": "later_turns", "layoff_same_turn": False},
+    {"playable_discard": "liverpool"},
+    {"playable_discard": "strict", "floating": False},
+    {"playable_discard": "off", "buy_limit": 1, "down_may_buy": False},
+    {"wild_rank": 2, "exact_melds": True},
+    {"failed_meld_penalty": 25, "pile_draw": True},
+    {"buy_precedence": "first", "buy_penalty": 2, "set_distinct_suits": True, "runs_distinct_suits": True},
+    {"sets_distinct_ranks": True, "ace_high": False, "run_joker_check": "initial"},
+]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    preset=st.sampled_from(["liverpool", "contract"]),
+    players=st.integers(2, 8),
+    variant=st.integers(0, len(OPTION_VARIANTS) - 1),
+    schedule=st.sampled_from([SHORT, "1R/10", "2R/10*", "1S2R/12"]),
+    lineup=st.lists(st.sampled_from(["random", "greedy", "easy", "strong"]), min_size=8, max_size=8),
+)
+def test_bots_choose_only_legal_actions(
+    seed: int, preset: str, players: int, variant: int, schedule: str, lineup: list[str]
+) -> None:
+    if preset == "contract" and players < 3:
+        players = 3
+    rules = short_rules(preset, schedule, turn_limit=30, **OPTION_VARIANTS[variant])
+    if preset == "contract" and rules.packs_for(players) == 1 and players == 4 and "12" in schedule:
+        rules = dataclasses.replace(rules, packs=2)
+    game = Game.new(players=players, rules=rules, seed=seed)
+    bots = [Checked(make(lineup[p], seed * 10 + p), p) for p in range(players)]
+    old = strong_module.CHECK_PLAYOUTS
+    strong_module.CHECK_PLAYOUTS = True  # every playout action is verified by the engine
+    try:
+        play_game(game, bots)
+    finally:
+        strong_module.CHECK_PLAYOUTS = old
+    assert game.is_over
+    assert sum(b.decisions for b in bots) > 0
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "contract"])
+@pytest.mark.parametrize("players", [3, 5])
+def test_greedy_and_strong_finish_games_from_views(preset: str, players: int) -> None:
+    rules = short_rules(preset, "2S/10,1S1R/10,2R/10")
+    game = Game.new(players=players, rules=rules, seed=players)
+    bots = [Checked(GreedyBot(seed=p), p) for p in range(players)]
+    bots[0] = Checked(StrongBot(seed=0, samples=3), 0)
+    play_game(game, bots)
+    assert game.is_over
+    assert len(game.deal_scores) == 3
+
+
+# ------------------------------------------------------------------------------------ views only
+def _advance(game: Game, bots: Sequence[Bot], steps: int) -> None:
+    for _ in range(steps):
+        if game.is_over:
+            return
+        seat, legal = next_to_act(game)
+        game.apply(bots[seat].act(game.view(seat), legal))
+
+
+def _hidden_variants(game: Game, seat: int, rng: random.Random) -> tuple[Game, Game]:
+    """Two games with the view of ``seat`` but different hidden cards (other hands, stock)."""
+    view = game.view(seat)
+    rules = game.rules
+    pool = unseen_pool(view, rules)
+    out = []
+    for _ in range(2):
+        cards = list(pool)
+        rng.shuffle(cards)
+        hands: dict[int, Sequence[Card]] = {}
+        for p in range(game.players):
+            if p != seat:
+                size = view["hand_sizes"][p]
+                hands[p], cards = cards[:size], cards[size:]
+        out.append(Game.from_view(view, hands, cards, seed=rng.randrange(1000)))
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("name", ["greedy", "strong", "easy"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_decisions_ignore_hidden_cards(name: str, seed: int) -> None:
+    rules = short_rules("liverpool", "1S1R/10")
+    game = Game.new(players=4, rules=rules, seed=seed)
+    walkers = [GreedyBot(seed=p) for p in range(4)]
+    rng = random.Random(seed)
+    checked = 0
+    for steps in (5, 11, 17, 23, 31):
+        _advance(game, walkers, steps)
+        if game.is_over:
+            break
+        seat, _ = next_to_act(game)
+        a, b = _hidden_variants(game, seat, rng)
+        assert a.hands != b.hands or a.stock != b.stock
+        view_a, view_b = a.view(seat), b.view(seat)
+        assert view_a == view_b  # the view hides every secret
+        bot_a = get(name, seed=7, samples=4) if name == "strong" else get(name, seed=7)
+        bot_b = get(name, seed=7, samples=4) if name == "strong" else get(name, seed=7)
+        choice_a = bot_a.act(view_a, a.legal_actions(seat))
+        choice_b = bot_b.act(view_b, b.legal_actions(seat))
+        assert choice_a == choice_b
+        checked += 1
+    assert checked >= 2
+
+
+def test_strong_samples_agree_with_the_view() -> None:
+    """Sampled hidden cards complete the view: card counts match the deck, known pickups are placed."""
+    rules = short_rules("liverpool", "2S/10")
+    game = Game.new(players=4, rules=rules, seed=11)
+    bots = [GreedyBot(seed=p) for p in range(4)]
+    rng = random.Random(3)
+    for _ in range(60):
+        _advance(game, bots, 3)
+        if game.is_over or game.deal != 1:
+            break
+        seat, _ = next_to_act(game)
+        view = game.view(seat)
+        known = KnownCards()
+        cards = known.update(view)
+        for p, held in cards.items():  # what the tracker believes a player holds, they hold
+            hand = game.hand(p)
+            for c in held:
+                assert c in hand
+                hand.remove(c)
+        pool = unseen_pool(view, rules)
+        s = Snapshot.from_view(view)
+        hands, stock = sample_hidden(view, pool, cards, rng, s, known.stock_draws)
+        sampled = Game.from_view(view, hands, stock)
+        deck = sorted(full_deck(rules.packs_for(4), rules.jokers_per_pack))
+        on_table = [c for m in sampled.melds for c in m.cards] + [c for _, m in sampled.staged() for c in m]
+        everything = [c for p in range(4) for c in sampled.hand(p)] + sampled.discard_pile + stock + on_table
+        assert sorted(everything) == deck
+        for p, held in cards.items():
+            if p != seat:
+                hand = sampled.hand(p)
+                for c in held:
+                    assert c in hand
+                    hand.remove(c)
+
+
+# ------------------------------------------------------------------------------------ reproducible
+@pytest.mark.parametrize("lineup", [("greedy", "greedy", "random"), ("strong", "greedy", "easy")])
+def test_same_seed_same_game(lineup: tuple[str, ...]) -> None:
+    rules = short_rules("liverpool", SHORT)
+
+    def run() -> list[Action]:
+        bots = [make(name, 40 + i) for i, name in enumerate(lineup)]
+        return play_game(Game.new(players=len(lineup), rules=rules, seed=9), bots).actions
+
+    assert run() == run()
+
+
+# ------------------------------------------------------------------------------------ strength
+def test_greedy_beats_random() -> None:
+    """Over 20 fixed-seed games greedy's mean score is well below random's (deterministic)."""
+    rules = short_rules("liverpool", "2S/10,1S1R/10,2R/10", turn_limit=80)
+    greedy_total = random_total = 0.0
+    for g in range(20):
+        seat = g % 4
+        bots = [get("random", seed=g * 10 + p) for p in range(4)]
+        bots[seat] = get("greedy", seed=g)
+        game = play_game(Game.new(players=4, rules=rules, seed=500 + g), bots)
+        greedy_total += game.scores[seat]
+        random_total += sum(game.scores[p] for p in range(4) if p != seat) / 3
+    assert greedy_total < random_total / 2
+
+
+def test_playout_ends_the_deal() -> None:
+    game = Game.new(players=4, rules=short_rules("liverpool", "2S/10,2R/10"), seed=3)
+    assert playout(game)
+    assert game.deal == 2 and len(game.deal_scores) == 1
+
+
+# ------------------------------------------------------------------------------------ pieces
+def test_deficit_counts_missing_cards() -> None:
+    t = tactics(RuleSet())
+    assert analyse(t, parse_cards("7H 7S 7D 9C 9D JK 2C"), 2, 0, False)[0] == 0
+    assert analyse(t, parse_cards("7H 7S 9C 9D 2C"), 2, 0, False)[0] == 2
+    assert analyse(t, parse_cards("3H 4H 5H 6H 7S 7D"), 1, 1, False)[0] == 1
+    assert analyse(t, parse_cards("3H 4H 6H KS"), 0, 1, False)[0] == 1
+    assert analyse(t, parse_cards("3H 4H JK KS"), 0, 1, False)[0] == 1  # one wild per 4 places (R19)
+    assert analyse(t, parse_cards("AH KH QH JH"), 0, 1, False)[0] == 0  # an ace high
+
+
+def test_greedy_takes_a_useful_discard_and_keeps_its_pairs() -> None:
+    game = Game.new(players=3, rules=short_rules("liverpool", "2S/10"), seed=5)
+    p = game.current
+    hand = parse_cards("7H 7S 9C 9D 2C 5D KH QS 4C JD")
+    game.hands[p] = list(hand)
+    game.discard.append(Card(7, "D"))
+    view = game.view(p)
+    choice = GreedyBot(seed=0).act(view, game.legal_actions(p))
+    assert choice.name == "draw_discard"
+    game.apply(choice)
+    discard = GreedyBot(seed=0).act(game.view(p), game.legal_actions(p))
+    assert discard.name == "discard"
+    assert discard.to_dict()["card"] not in ("7H", "7S", "9C", "9D")
+
+
+def test_registry_and_difficulties() -> None:
+    assert {"random", "greedy", "strong", "easy", "medium", "hard"} <= set(names())
+    assert set(DIFFICULTIES) == {"easy", "medium", "hard"}
+    assert get("medium").name == "greedy"
+    assert get("hard").name == "strong"
+    assert get("easy", seed=1).name == "easy"
+    assert isinstance(get("strong", seed=1, think=0.05), StrongBot)
+    with pytest.raises(ValueError, match="unknown bot"):
+        get("grandmaster")
+    with pytest.raises(ValueError):
+        get("strong", think=-1)
+    with pytest.raises(ValueError):
+        get("greedy", think=1)
+    assert all(callable(f) for f in BOTS.values())
+
+
+def test_trivial_decisions_return_at_once() -> None:
+    game = Game.new(players=3, rules=short_rules(), seed=2)
+    bot = StrongBot(seed=1, think=5.0)
+    p = game.current
+    only = [game.legal_actions(p)[0]]
+    start = time.perf_counter()
+    assert bot.act(game.view(p), only) == only[0]
+    assert time.perf_counter() - start < 0.5

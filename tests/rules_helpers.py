@@ -8,7 +8,6 @@ is somewhere exactly once (:func:`assert_conserved`).
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -16,7 +15,8 @@ from typing import Any, Literal
 
 import pytest
 
-from liverpool import Action, Card, Game, IllegalAction, Meld, RuleSet, parse_cards
+from helpers import CONTRACT, LIVERPOOL, PRESETS, cards, events_of, rules
+from liverpool import Action, Card, Game, IllegalAction, Meld, RuleSet
 from liverpool.cards import full_deck
 from liverpool.game import DRAW, _Meld
 from liverpool.melds import run_start
@@ -36,21 +36,8 @@ __all__ = [
     "snapshot",
 ]
 
-LIVERPOOL = RuleSet.preset("liverpool")
-CONTRACT = RuleSet.preset("contract")
-PRESETS = ("liverpool", "contract")
 
 Rest = Literal["stock", "discard", "none"]
-
-
-def rules(preset: str = "liverpool", **options: Any) -> RuleSet:
-    """A preset with some options changed."""
-    return dataclasses.replace(RuleSet.preset(preset), **options)
-
-
-def cards(text: str) -> list[Card]:
-    """Cards from tokens, e.g. ``cards("7H 7S JK")``."""
-    return parse_cards(text)
 
 
 def _deck(game: Game) -> Counter[Card]:
@@ -205,8 +192,3 @@ def assert_legal_agrees(game: Game, candidates: Iterable[Action]) -> None:
     legal = game.legal_actions()
     for action in candidates:
         assert (action in legal) == game.can_apply(action), f"{action}: listed {action in legal}"
-
-
-def events_of(game: Game, kind: str) -> list[dict[str, Any]]:
-    """The game's events of one type."""
-    return [e for e in game.events if e["type"] == kind]

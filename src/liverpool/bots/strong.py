@@ -1,18 +1,24 @@
 """The strong bot: determinized search with greedy playouts.
 
-For a decision that matters (draw or not, buy or not, which card to discard) the bot ranks its
-legal actions with the greedy heuristic and keeps the best few. Then, until its time budget
-(``think`` seconds) is spent, it samples the hidden cards: the other hands and the stock order,
-consistent with everything its view shows (cards an opponent took from the discard pile, bought or
-was handed back by a call are put in that opponent's hand unless since played), builds the full
-state with :meth:`Game.from_view`, and plays every candidate out to the end of the deal with greedy
-playouts, on the same sample (common random numbers). A candidate's value is the deal's points
-difference: the opponents' mean points minus its own. It keeps the greedy choice unless another
-candidate is better by more than the sampling noise.
+For a decision that matters (take the discard or not, buy or not, which card to discard) the bot
+ranks its legal actions with the greedy heuristic and keeps the best few (``width``); decisions
+that do not matter (one sensible action: melding, laying off, passing on a card it has no use
+for) take greedy's choice at once. Then, until its time is spent, it samples the hidden cards: the
+other hands and the stock order, consistent with everything its view shows (cards an opponent took
+from the discard pile, bought or was handed back by a call are placed in that opponent's hand
+unless since played; a player who is not down keeps the best of its hand and the cards it drew
+from the stock, as a player would; a player who is down holds nothing that fits the table), builds
+the full state with :meth:`Game.from_view`, and plays every candidate out to the end of the deal
+with greedy playouts on the same sample (common random numbers). A candidate's value is the deal's
+points difference: the opponents' mean points minus its own. The bot keeps greedy's choice unless
+another candidate is better by more than ``margin`` standard errors of the paired differences.
+
+Time: ``think`` seconds per decision on average. A decision that needs no search saves its share
+(up to ``carry`` × think), and a searched decision may spend up to ``burst`` × think of the saving.
 
 The playouts read the sampled game directly (never a view: the sample holds only what the seat
 may know plus guesses) and build the actions themselves, so that a deal plays out in a few
-milliseconds.
+milliseconds; ``CHECK_PLAYOUTS`` makes the engine verify every one of them (the tests do).
 
 >>> from liverpool import Game
 >>> from liverpool.driver import play_game
@@ -552,10 +558,14 @@ def _value(game: Game, seat: int, deal: int, ended: bool) -> float:
 class StrongBot(Bot):
     """Determinized search over greedy's best few actions (see the module doc).
 
-    Options: ``think`` (seconds per decision, default 0.2), ``width`` (candidates kept, default 3),
-    ``margin`` (standard errors by which a candidate must beat greedy's choice, default 1.0),
-    ``samples`` (a fixed number of samples per decision instead of the time budget: the choices
-    then depend only on the seed and the views, not on the machine's speed).
+    Options: ``think`` (seconds of search per decision on average, default 0.2), ``burst`` (the
+    most one decision may spend, in units of ``think``, default 4: decisions that need no search
+    save their time for those that do), ``carry`` (the most time saved, in units of ``think``,
+    default 8; ``burst=1, carry=1`` makes ``think`` a hard limit per decision), ``width``
+    (candidates kept, default 3), ``margin`` (standard errors by which a candidate must beat
+    greedy's choice, default 1.0), ``samples`` (a fixed number of samples per decision instead of
+    the time budget: the choices then depend only on the seed and the views, not on the machine's
+    speed), ``race`` (stop sampling candidates whose outcome is settled, default on).
     """
 
     name = "strong"
@@ -567,6 +577,9 @@ class StrongBot(Bot):
         width: int = 3,
         margin: float = 1.0,
         samples: int | None = None,
+        burst: float = 4.0,
+        carry: float = 8.0,
+        race: bool = True,
         **options: Any,
     ) -> None:
         super().__init__(seed=seed, **options)
@@ -576,9 +589,13 @@ class StrongBot(Bot):
             raise ValueError(f"samples must be at least 1, got {samples}")
         self.think = float(think)
         self.fixed_samples = None if samples is None else int(samples)
-        self.bank_cap = 8.0
+        self.race = bool(race)
+        """Drop candidates that are settled before the time is up (see ``_race``)."""
+        if burst < 1 or carry < 1:
+            raise ValueError(f"burst and carry must be at least 1, got {burst} and {carry}")
+        self.bank_cap = float(carry)
         """Most time, in units of ``think``, that decisions without search can save for later."""
-        self.burst = 4.0
+        self.burst = float(burst)
         """Most time, in units of ``think``, that one decision may spend."""
         self.bank = 0.0
         self.width = max(1, int(width))
@@ -659,16 +676,17 @@ class StrongBot(Bot):
         values: list[list[float]] = [[] for _ in cands]
         rng = self.rng
         samples = 0
+        active = list(range(len(cands)))
         while True:
             hands, stock = sample_hidden(view, pool, known, rng, s, self.cards.stock_draws)
             try:
                 base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))
             except (ValueError, KeyError):
                 return cands[0]
-            for i, action in enumerate(cands):
+            for i in active:
                 game = base.copy()
                 try:
-                    game.apply_unchecked(action)
+                    game.apply_unchecked(cands[i])
                     ended = playout(game)
                 except _StuckError:
                     ended = False
@@ -679,23 +697,47 @@ class StrongBot(Bot):
                     break
             elif time.perf_counter() >= deadline:
                 break
+            if self.race and samples >= 8 and samples % 4 == 0:
+                active = self._race(values, active)
+                if len(active) == 1:
+                    break
         self.samples += samples
         self.bank = max(0.0, self.bank - (time.perf_counter() - start))
         return cands[self._pick(values)]
 
+    @staticmethod
+    def _paired(base: list[float], other: list[float]) -> tuple[float, float, bool]:
+        """Mean and standard error of ``other - base`` over the samples both have, and whether every
+        difference is zero."""
+        diffs = [a - b for a, b in zip(other, base[: len(other)], strict=True)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+        return mean, math.sqrt(var / n), not any(diffs)
+
+    def _race(self, values: list[list[float]], active: list[int]) -> list[int]:
+        """Stop sampling the alternatives that are clearly worse than greedy's choice or that have
+        played out exactly like it so far; when one is clearly better, stop altogether."""
+        keep = [0]
+        for i in active[1:]:
+            mean, se, same = self._paired(values[0], values[i])
+            if mean > 4.0 * se and not same:
+                return [0]  # settled: _pick takes it
+            if same and len(values[i]) >= 12:
+                continue
+            if mean + 3.0 * se < 0.0:
+                continue
+            keep.append(i)
+        return keep
+
     def _pick(self, values: list[list[float]]) -> int:
         """Greedy's choice (index 0) unless another beats it by ``margin`` standard errors."""
-        n = len(values[0])
-        if n < 2:
-            return 0
         best = 0
         best_mean = 0.0
-        base = values[0]
         for i in range(1, len(values)):
-            diffs = [a - b for a, b in zip(values[i], base, strict=True)]
-            mean = sum(diffs) / n
-            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-            se = math.sqrt(var / n)
+            if len(values[i]) < 2:
+                continue
+            mean, se, _ = self._paired(values[0], values[i])
             if mean > self.margin * se and mean > best_mean:
                 best, best_mean = i, mean
         return best

@@ -1263,19 +1263,10 @@ class Game:
         exact = rules.exact_melds and not contract.whole_hand
         out: list[Action] = []
         witness: list[list[Card]] | None = None
-        if check and (must is not None or contract.whole_hand):
-            if not can_complete(
-                hand,
-                left_sets,
-                left_runs,
-                rules,
-                whole_hand=contract.whole_hand,
-                must_use=must,
-                used_set_ranks=ranks,
-                used_run_suits=suits,
-            ):
-                return []
-            witness = solve(
+
+        def completion() -> list[list[Card]] | None:
+            """The best way to lay the rest of the contract from the hand, if any."""
+            return solve(
                 hand,
                 left_sets,
                 left_runs,
@@ -1285,6 +1276,9 @@ class Game:
                 used_set_ranks=ranks,
                 used_run_suits=suits,
             )
+
+        if check and (must is not None or contract.whole_hand):
+            witness = completion()
             if witness is None:
                 return []
             for kind, left in (("set", left_sets), ("run", left_runs)):
@@ -1322,22 +1316,9 @@ class Game:
             # The listing puts wild cards only in gaps, but the contract may be completable only with
             # a wild card standing where the hand holds the natural: list the melds of the best
             # completion too, so that a lay-down the hand can make is always among the actions.
-            completion = (
-                witness
-                if must is not None or contract.whole_hand
-                else solve(
-                    hand,
-                    left_sets,
-                    left_runs,
-                    rules,
-                    whole_hand=contract.whole_hand,
-                    must_use=must,
-                    used_set_ranks=ranks,
-                    used_run_suits=suits,
-                )
-            )
+            best = witness if must is not None or contract.whole_hand else completion()
             listed = {(a.kind, a.cards) for a in out if isinstance(a, Meld)}
-            for i, cards in enumerate(completion or []):
+            for i, cards in enumerate(best or []):
                 kind = "set" if i < left_sets else "run"  # sets come first
                 if (kind, tuple(cards)) in listed:
                     continue

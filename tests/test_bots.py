@@ -64,6 +64,8 @@ OPTION_VARIANTS: list[dict[str, Any]] = [
     {"failed_meld_penalty": 25, "pile_draw": True},
     {"buy_precedence": "first", "buy_penalty": 2, "set_distinct_suits": True, "runs_distinct_suits": True},
     {"sets_distinct_ranks": True, "ace_high": False, "run_joker_check": "initial"},
+    {"upcard": False, "stock_rebuilds": 0, "jokers_per_pack": 0, "wild_rank": 2},
+    {"set_min": 4, "run_min": 5, "joker_points": 20, "down_may_buy": False, "knock": False},
 ]
 
 
@@ -161,15 +163,17 @@ def test_decisions_ignore_hidden_cards(name: str, seed: int) -> None:
     assert checked >= 2
 
 
-def test_strong_samples_agree_with_the_view() -> None:
-    """Sampled hidden cards complete the view: card counts match the deck, known pickups are placed."""
-    rules = short_rules("liverpool", "2S/10")
-    game = Game.new(players=4, rules=rules, seed=11)
+@pytest.mark.parametrize(("seed", "options"), [(11, {}), (12, {"buy_penalty": 2}), (13, {"buy_penalty": 3})])
+def test_strong_samples_agree_with_the_view(seed: int, options: dict[str, Any]) -> None:
+    """Sampled hidden cards complete the view: card counts match the deck, known pickups are placed
+    (also late in deals, with big hands from buying and a small stock)."""
+    rules = short_rules("liverpool", "2S/10,1S1R/10", turn_limit=200, **options)
+    game = Game.new(players=4, rules=rules, seed=seed)
     bots = [GreedyBot(seed=p) for p in range(4)]
     rng = random.Random(3)
-    for _ in range(60):
-        _advance(game, bots, 3)
-        if game.is_over or game.deal != 1:
+    for _ in range(400):
+        _advance(game, bots, 1)
+        if game.is_over:
             break
         seat, _ = next_to_act(game)
         view = game.view(seat)

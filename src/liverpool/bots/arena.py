@@ -195,7 +195,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(path) as handle:
                 for line in handle:
                     if line.startswith("{"):
-                        merged.games.append(GameResult(**json.loads(line)))
+                        row = json.loads(line)
+                        if "games" not in row:  # not a summary line
+                            merged.games.append(GameResult(**row))
         print(json.dumps(merged.summary()))
         return 0
     result = play_match(

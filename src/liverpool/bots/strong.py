@@ -267,9 +267,9 @@ def sample_hidden(
         for c in drop:
             cards.remove(c)
         hand[:] = cards
+        rest[:0] = drop  # back among the unseen cards, taken last by the next hands
         returned.extend(drop)
     if returned:
-        rest.extend(returned)
         rng.shuffle(rest)
     return dict(hands), rest
 

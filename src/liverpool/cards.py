@@ -21,10 +21,12 @@ __all__ = [
     "RANK_NAMES",
     "SUITS",
     "Card",
+    "card_names",
     "format_cards",
     "full_deck",
     "parse_card",
     "parse_cards",
+    "parse_tokens",
 ]
 
 SUITS: Final = ("S", "H", "D", "C")
@@ -102,7 +104,7 @@ class Card(int):
         return self.rank == 0
 
     def __str__(self) -> str:
-        return "JK" if self.rank == 0 else RANK_NAMES[self.rank] + self.suit
+        return _NAMES[self]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -118,7 +120,38 @@ class Card(int):
 JOKER: Final = Card(0)
 """The joker (all jokers are equal)."""
 
-_BY_TOKEN: dict[str, Card] = {}
+_ALL: Final = (JOKER, *(Card(rank, suit) for suit in SUITS for rank in RANKS))
+_NAMES: Final[tuple[str, ...]] = tuple(
+    next(("JK" if c.rank == 0 else RANK_NAMES[c.rank] + c.suit for c in _ALL if c.code == code), "")
+    for code in range(16 * (len(SUITS) + 1))
+)
+_BY_TOKEN: dict[str, Card] = {_NAMES[c]: c for c in _ALL}
+_CANONICAL: Final = dict(_BY_TOKEN)
+
+
+def card_names(cards: Iterable[Card]) -> list[str]:
+    """The canonical tokens of ``cards`` (a fast ``[str(c) for c in cards]``).
+
+    >>> card_names([Card(10, "S"), Card(0)])
+    ['10S', 'JK']
+    """
+    names = _NAMES
+    return [names[c] for c in cards]
+
+
+def parse_tokens(tokens: Iterable[str]) -> list[Card]:
+    """The cards of a list of tokens; canonical tokens (as views and records hold) take a fast path.
+
+    >>> parse_tokens(["10S", "jk"])
+    [Card('10S'), Card('JK')]
+    """
+    if not isinstance(tokens, list | tuple):
+        tokens = list(tokens)
+    by = _CANONICAL
+    try:
+        return [by[t] for t in tokens]
+    except (KeyError, TypeError):
+        return [parse_card(t) for t in tokens]
 
 
 def parse_card(token: str) -> Card:

@@ -41,7 +41,7 @@ from .actions import (
     Unswap,
     action_from_dict,
 )
-from .cards import SUITS, Card, format_cards, full_deck, parse_card
+from .cards import SUITS, Card, card_names, format_cards, full_deck, parse_card
 from .melds import (
     can_extend_run,
     can_extend_set,
@@ -1366,6 +1366,7 @@ class Game:
         if not 0 <= player < self.n:
             raise ValueError(f"no player {player} at this table of {self.n}")
         c = self.contract
+        names = card_names
         return {
             "player": player,
             "players": self.n,
@@ -1383,18 +1384,18 @@ class Game:
             "phase": self.phase,
             "turn": self.turn,
             "version": len(self.actions),
-            "hand": [str(card) for card in self.hands[player]],
+            "hand": names(self.hands[player]),
             "hand_sizes": [len(h) for h in self.hands],
             "down": self.down[:],
             "buys_used": self.buys_used[:],
             "scores": self._scores[:],
             "deal_scores": [s[:] for s in self.deal_scores],
             "melds": [
-                {"id": m.id, "owner": m.owner, "kind": m.kind, "start": m.start, "cards": [str(x) for x in m.cards]}
+                {"id": m.id, "owner": m.owner, "kind": m.kind, "start": m.start, "cards": names(m.cards)}
                 for m in self._melds
             ],
-            "staged": [{"kind": k, "cards": [str(x) for x in cards]} for k, cards in self.pending],
-            "discard_pile": [str(card) for card in self.discard],
+            "staged": [{"kind": k, "cards": names(cards)} for k, cards in self.pending],
+            "discard_pile": names(self.discard),
             "stock_size": len(self.stock),
             "deck_size": self._deck_size,
             "buy_window": self.phase == DRAW and self.fresh and self.rules.buying,

@@ -39,7 +39,7 @@ from ..actions import (
     SwapJoker,
     Unswap,
 )
-from ..cards import JOKER, Card, parse_card
+from ..cards import JOKER, Card, parse_card, parse_tokens
 from ..rules import RuleSet
 from ..solver import can_complete, solve
 from .base import Bot
@@ -102,16 +102,24 @@ class Tactics:
         self.whole_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
 
 
-_TACTICS: dict[int, Tactics] = {}
+_TACTICS: dict[int, tuple[RuleSet, Tactics]] = {}
+_TACTICS_BY_RULES: dict[RuleSet, Tactics] = {}
 
 
 def tactics(rules: RuleSet) -> Tactics:
-    """The :class:`Tactics` of ``rules`` (cached)."""
-    t = _TACTICS.get(id(rules))
-    if t is None or t.rules is not rules:
-        if len(_TACTICS) > 64:
-            _TACTICS.clear()
-        t = _TACTICS[id(rules)] = Tactics(rules)
+    """The :class:`Tactics` of ``rules`` (cached; equal rule sets share one, memo tables included,
+    so that a tournament's games reuse what earlier games worked out)."""
+    hit = _TACTICS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_TACTICS) > 64:
+        _TACTICS.clear()
+    t = _TACTICS_BY_RULES.get(rules)
+    if t is None:
+        if len(_TACTICS_BY_RULES) > 16:
+            _TACTICS_BY_RULES.clear()
+        t = _TACTICS_BY_RULES[rules] = Tactics(rules)
+    _TACTICS[id(rules)] = (rules, t)
     return t
 
 
@@ -652,17 +660,18 @@ class Snapshot:
         s.whole = c["whole_hand"]
         s.contract_cards = c["cards"]
         parse = parse_card
-        s.hand = [parse(x) for x in view["hand"]]
+        cards = parse_tokens
+        s.hand = cards(view["hand"])
         s.hand_sizes = view["hand_sizes"]
         s.down = view["down"]
-        s.melds = [(m["id"], m["kind"], [parse(x) for x in m["cards"]], m["start"]) for m in view["melds"]]
+        s.melds = [(m["id"], m["kind"], cards(m["cards"]), m["start"]) for m in view["melds"]]
         pile = view["discard_pile"]
         s.top = parse(pile[-1]) if pile else None
         taken = view["taken_from_discard"]
         s.taken = parse(taken) if taken else None
         must = view["must_meld"]
         s.must_meld = parse(must) if must else None
-        s.staged = [(m["kind"], [parse(x) for x in m["cards"]]) for m in view["staged"]]
+        s.staged = [(m["kind"], cards(m["cards"])) for m in view["staged"]]
         s.swaps = len(view["swaps"])
         s.stock_size = view["stock_size"]
         s.buy_window = view["buy_window"]
@@ -1239,7 +1248,7 @@ class GreedyBot(Bot):
         s = Snapshot.from_view(view)
         s.collects = self.tracker.update(view)
         if any(isinstance(a, DrawFromPile) for a in legal):
-            s.discard_pile = [parse_card(c) for c in view["discard_pile"]]
+            s.discard_pile = parse_tokens(view["discard_pile"])
         return choose(s, legal)
 
 

@@ -49,7 +49,7 @@ from ..actions import (
     Pass,
     SwapJoker,
 )
-from ..cards import JOKER, Card, full_deck, parse_card
+from ..cards import JOKER, Card, full_deck, parse_card, parse_tokens
 from ..game import DRAW, LIVERPOOL_DISCARD, OVER, PLAY, Game
 from ..rules import RuleSet
 from ..solver import can_complete, solve
@@ -616,7 +616,7 @@ class StrongBot(Bot):
         s.collects = self.tracker.update(view)
         known = self.cards.update(view)
         if any(isinstance(a, DrawFromPile) for a in legal):
-            s.discard_pile = [parse_card(c) for c in view["discard_pile"]]
+            s.discard_pile = parse_tokens(view["discard_pile"])
         cands = self.candidates(s, legal)
         if len(cands) == 1 or (self.think <= 0 and self.fixed_samples is None):
             return cands[0]

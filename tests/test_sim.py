@@ -35,7 +35,7 @@ from liverpool.sim import (
 )
 from liverpool.sim.ratings import ladder_lineups, pairwise
 from liverpool.sim.ray_backend import import_ray
-from liverpool.sim.tournament import tournament_specs
+from liverpool.sim.tournament import parse_seats, tournament_specs
 
 QUICK = ["--set", "schedule=2S/10,1S1R/10", "--set", "turn_limit=60"]
 
@@ -178,6 +178,24 @@ def test_think_goes_only_to_bots_that_take_it(test_bots: None) -> None:
     assert isinstance(make_bot("any_first", 1, think=0.5), FirstBot)
     result = run_tournament(["thinker", "random"], 2, QUICK_RULES, seed=1, think=0.5)
     assert result.to_dict()["think"] == 0.5
+
+
+def test_seats_carry_bot_options() -> None:
+    assert parse_seats("strong:samples=3:width=2,greedy") == ["strong:samples=3:width=2", "greedy"]
+    assert parse_seats("strong:samples=3,width=2,greedy") == ["strong:samples=3,width=2", "greedy"]
+    bot = make_bot("strong:samples=3:width=2", 1, think=0.5)
+    assert isinstance(bot, bots.StrongBot)
+    assert (bot.fixed_samples, bot.width, bot.think) == (3, 2, 0.5)
+    assert make_bot("strong:think=0.01", 1, think=0.5).think == 0.01  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="takes no options"):
+        parse_seats("strong:bogus=1,greedy")
+    with pytest.raises(ValueError, match="option=value"):
+        parse_seats("strong:samples,greedy")
+    with pytest.raises(ValueError, match="samples must be at least 1"):
+        parse_seats("strong:samples=0,greedy")
+    # the spec is the bot's name in the results: two settings of one bot are two rows
+    result = run_tournament(["strong:samples=1", "strong:samples=2:width=1"], 2, QUICK_RULES, seed=3)
+    assert [b["name"] for b in result.to_dict()["bots"]] == ["strong:samples=1", "strong:samples=2:width=1"]
 
 
 def test_bad_arguments_are_value_errors(test_bots: None) -> None:

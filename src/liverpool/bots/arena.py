@@ -32,26 +32,14 @@ from typing import Any
 from ..actions import Action
 from ..game import Game
 from ..rules import RuleSet
-from . import Bot, get
+from . import Bot, from_spec
 
 __all__ = ["GameResult", "MatchResult", "make_bot", "play_match", "speed"]
 
 
 def make_bot(spec: str, seed: int) -> Bot:
-    """A bot from ``name[:option=value,...]``; values are read as int, float or text."""
-    name, _, opts = spec.partition(":")
-    options: dict[str, Any] = {}
-    for item in filter(None, opts.split(",")):
-        key, _, text = item.partition("=")
-        value: Any = text
-        for kind in (int, float):
-            try:
-                value = kind(text)
-                break
-            except ValueError:
-                continue
-        options[key.strip()] = value
-    return get(name.strip(), seed=seed, **options)
+    """A bot from ``name[:option=value,...]`` (see :func:`liverpool.bots.parse_spec`)."""
+    return from_spec(spec, seed=seed)
 
 
 class _Timed:

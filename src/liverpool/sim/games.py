@@ -48,8 +48,8 @@ def _parameters(name: str) -> dict[str, inspect.Parameter]:
 
 
 def accepts_think(name: str) -> bool:
-    """True when the bot ``name`` declares a ``think`` option (a searching bot)."""
-    parameter = _parameters(name).get("think")
+    """True when the bot ``name`` (or spec) declares a ``think`` option (a searching bot)."""
+    parameter = _parameters(name.partition(":")[0].strip()).get("think")
     return parameter is not None and parameter.kind in (
         inspect.Parameter.POSITIONAL_OR_KEYWORD,
         inspect.Parameter.KEYWORD_ONLY,
@@ -57,18 +57,20 @@ def accepts_think(name: str) -> bool:
 
 
 def make_bot(name: str, seed: int, think: float | None = None) -> bot_registry.Bot:
-    """The bot ``name`` with ``seed``; ``think`` goes to bots that take it: those declaring it, and
+    """The bot of spec ``name`` (a bot name, with options or not: ``strong:samples=50``) with
+    ``seed``; ``think`` goes to bots that take it unless the spec sets it: those declaring it, and
     those taking any options (such as a difficulty name standing for a searching bot) that do not
     refuse it."""
-    if think is not None:
-        if accepts_think(name):
-            return bot_registry.get(name, seed=seed, think=think)
-        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in _parameters(name).values()):
+    bot_name, options = bot_registry.parse_spec(name)
+    if think is not None and "think" not in options:
+        if accepts_think(bot_name):
+            return bot_registry.from_spec(name, seed=seed, think=think)
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in _parameters(bot_name).values()):
             try:
-                return bot_registry.get(name, seed=seed, think=think)
+                return bot_registry.from_spec(name, seed=seed, think=think)
             except (TypeError, ValueError):
                 pass  # a bot that takes no think
-    return bot_registry.get(name, seed=seed)
+    return bot_registry.from_spec(name, seed=seed)
 
 
 @dataclass(frozen=True, slots=True)

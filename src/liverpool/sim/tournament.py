@@ -44,14 +44,26 @@ QUICK_RULES = RuleSet().with_options(schedule="2S/10,1S1R/10", turn_limit="60")
 
 
 def parse_seats(text: str | Sequence[str]) -> list[str]:
-    """Bot names from ``"strong,greedy,greedy"`` (or a list), checked against the registry."""
-    seats = [s.strip() for s in text.split(",")] if isinstance(text, str) else [s.strip() for s in text]
+    """Bot specs from ``"strong,greedy,greedy"`` (or a list), checked against the registry.
+
+    A seat may carry options, ``strong:samples=50:width=4`` (see :func:`liverpool.bots.parse_spec`);
+    in a comma-separated text an item with ``=`` and no ``:`` continues the previous seat's options,
+    so ``strong:think=0.1,width=4,greedy`` is two seats.
+
+    >>> parse_seats("strong:think=0.1,width=4,greedy")
+    ['strong:think=0.1,width=4', 'greedy']
+    """
+    items = [s.strip() for s in text.split(",")] if isinstance(text, str) else [s.strip() for s in text]
+    seats: list[str] = []
+    for item in items:
+        if isinstance(text, str) and seats and "=" in item and ":" not in item:
+            seats[-1] += "," + item
+        else:
+            seats.append(item)
     if not seats or any(not s for s in seats):
         raise ValueError(f"--seats takes bot names separated by commas, got {text!r}")
-    known = bot_registry.names()
-    for name in seats:
-        if name not in known:
-            raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(known)}")
+    for spec in dict.fromkeys(seats):
+        bot_registry.from_spec(spec, seed=0)  # unknown bots and bad options fail here, clearly
     return seats
 
 

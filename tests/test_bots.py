@@ -4,6 +4,7 @@ beats random. Games use short schedules and low turn limits to keep the suite fa
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from liverpool import Action, Card, Game, RuleSet, parse_cards
 from liverpool.bots import BOTS, DIFFICULTIES, Bot, get, names
 from liverpool.bots import strong as strong_module
-from liverpool.bots.greedy import GreedyBot, Snapshot, analyse, tactics
+from liverpool.bots.greedy import GreedyBot, Snapshot, analyse, tactics, wants_card
 from liverpool.bots.strong import KnownCards, StrongBot, playout, sample_hidden, unseen_pool
 from liverpool.cards import full_deck
 from liverpool.driver import next_to_act, play_game
@@ -186,7 +187,7 @@ def test_strong_samples_agree_with_the_view(seed: int, options: dict[str, Any]) 
                 hand.remove(c)
         pool = unseen_pool(view, rules)
         s = Snapshot.from_view(view)
-        hands, stock = sample_hidden(view, pool, cards, rng, s, known.stock_draws)
+        hands, stock = sample_hidden(view, pool, cards, rng, s, known.stock_draws, known.declined)
         sampled = Game.from_view(view, hands, stock)
         deck = sorted(full_deck(rules.packs_for(4), rules.jokers_per_pack))
         on_table = [c for m in sampled.melds for c in m.cards] + [c for _, m in sampled.staged() for c in m]
@@ -231,6 +232,55 @@ def test_playout_ends_the_deal() -> None:
     game = Game.new(players=4, rules=short_rules("liverpool", "2S/10,2R/10"), seed=3)
     assert playout(game)
     assert game.deal == 2 and len(game.deal_scores) == 1
+
+
+def test_playout_horizon_stops_early_and_the_deal_is_estimated() -> None:
+    game = Game.new(players=4, rules=short_rules("liverpool", "2S/10,2R/10"), seed=3)
+    assert not playout(game, horizon=3)
+    assert game.deal == 1 and game.turn == 4
+    value = strong_module._estimate(game, 0)
+    assert math.isfinite(value)
+    # the estimate grows with the hand's points and the cards still missing
+    low = strong_module._expected_points
+    assert strong_module._interpolate(strong_module.EXPECTED_POINTS[1], 60) < strong_module._interpolate(
+        strong_module.EXPECTED_POINTS[4], 60
+    )
+    assert low(game, 0) >= 0
+
+
+def test_sampled_hands_rarely_want_the_card_their_player_declined() -> None:
+    """R27 view knowledge: a player who drew from the stock instead of taking the discard did not
+    want it; hands sampled with that knowledge want it less often than hands sampled without."""
+    rules = short_rules("liverpool", "2S/10,2R/10", turn_limit=200)
+    wanting = {True: 0, False: 0}
+    checked = 0
+    for seed in range(6):
+        game = Game.new(players=4, rules=rules, seed=seed)
+        bots = [GreedyBot(seed=p) for p in range(4)]
+        for _ in range(60):
+            _advance(game, bots, 1)
+            if game.is_over:
+                break
+            seat, _ = next_to_act(game)
+            view = game.view(seat)
+            known = KnownCards()
+            cards = known.update(view)
+            s = Snapshot.from_view(view)
+            pool = unseen_pool(view, rules)
+            for p, refused in known.declined.items():
+                if p == seat or view["down"][p] or not refused:
+                    continue
+                for use in (True, False):
+                    rng = random.Random(seed * 1000 + checked)
+                    hands, _ = sample_hidden(
+                        view, pool, cards, rng, s, known.stock_draws, known.declined if use else None
+                    )
+                    shaped = Snapshot.from_view(view)
+                    shaped.me, shaped.hand = p, list(hands[p])
+                    wanting[use] += wants_card(shaped, refused[-1])
+                checked += 1
+    assert checked > 50
+    assert wanting[True] < wanting[False]
 
 
 # ------------------------------------------------------------------------------------ pieces

@@ -154,6 +154,22 @@ def _has_cards(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
     return all(hand.count(c) >= cards.count(c) for c in set(cards))
 
 
+_RULES_OF: dict[int, tuple[dict[str, Any], RuleSet]] = {}
+
+
+def _rules_of(data: dict[str, Any]) -> RuleSet:
+    """``RuleSet.from_dict(data)``, remembered for the dicts seen last (a search builds many games
+    from views that share one rules dict)."""
+    hit = _RULES_OF.get(id(data))
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    rules = RuleSet.from_dict(data)
+    if len(_RULES_OF) > 64:
+        _RULES_OF.clear()
+    _RULES_OF[id(data)] = (data, rules)
+    return rules
+
+
 class Game:
     """A game of Liverpool (or any schedule of contracts) for 2-8 players.
 
@@ -445,7 +461,7 @@ class Game:
         last). For search by determinization: the bots sample the hidden cards, build the game and
         play it out. The record of such a game holds only the actions applied after it.
         """
-        rules = RuleSet.from_dict(view["rules"])
+        rules = _rules_of(view["rules"])
         n = int(view["players"])
         me = int(view["player"])
         _ensure_seats(n)

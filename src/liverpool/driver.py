@@ -32,14 +32,16 @@ def next_to_act(game: Game) -> tuple[int, list[Action]]:
     legal = game.legal_actions()
     p = game.current
     if game.phase == DRAW:
-        others = [a for a in legal if a.player != p]
-        if others:
-            n = game.players
-            for step in range(1, n):
-                q = (p + step) % n
-                mine = [a for a in others if a.player == q]
-                if mine:
-                    return q, mine
+        n = game.players
+        nearest = n  # clockwise distance of the nearest other seat with an action
+        for a in legal:
+            q = a.player
+            if q != p:
+                step = (q - p) % n
+                nearest = min(nearest, step)
+        if nearest < n:
+            q = (p + nearest) % n
+            return q, [a for a in legal if a.player == q]
     return p, [a for a in legal if a.player == p]
 
 

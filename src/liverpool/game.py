@@ -89,7 +89,7 @@ class TableMeld:
 class _Meld:
     """Mutable meld inside the engine. ``start`` is a run's first value (1-14)."""
 
-    __slots__ = ("accepts", "cards", "id", "kind", "owner", "spots", "start")
+    __slots__ = ("accepts", "cards", "id", "kind", "names", "owner", "spots", "start")
 
     def __init__(self, id: int, owner: int, kind: str, cards: list[Card], start: int) -> None:
         self.id = id
@@ -99,12 +99,19 @@ class _Meld:
         self.start = start
         self.accepts: list[tuple[Card | None, bool]] | None = None  # cache of Game._accepts
         self.spots: list[tuple[int, int, Card]] | None = None  # cache of Game._wild_spots
+        self.names: list[str] | None = None  # cache of the card tokens for views (copied out)
 
     def copy(self) -> _Meld:
         m = _Meld(self.id, self.owner, self.kind, self.cards[:], self.start)
         m.accepts = self.accepts
         m.spots = self.spots
+        m.names = self.names
         return m
+
+    def name_cards(self) -> list[str]:
+        """The card tokens of the meld, cached until its cards change."""
+        self.names = card_names(self.cards)
+        return self.names
 
 
 def _remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:
@@ -213,6 +220,7 @@ class Game:
     _deck_size: int
     _rules_dict: dict[str, Any]
     _legal_cache: tuple[int, list[Action]] | None
+    _contract_view: tuple[Contract, dict[str, Any]] | None  # the contract part of views, per contract
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:
@@ -241,6 +249,7 @@ class Game:
         self = object.__new__(cls)
         self.rules = rules
         self._rules_dict = rules.to_dict()
+        self._contract_view = None
         self.n = players
         self.seed = seed
         self.actions = []
@@ -468,6 +477,7 @@ class Game:
         self = object.__new__(cls)
         self.rules = rules
         self._rules_dict = view["rules"]
+        self._contract_view = None
         self.n = n
         self.seed = seed
         self.actions = []
@@ -995,7 +1005,7 @@ class Game:
         elif isinstance(a, LayOff):
             hand.remove(a.card)
             m = self._melds[a.meld]
-            m.accepts = m.spots = None
+            m.accepts = m.spots = m.names = None
             if m.kind == "run" and not a.high:
                 m.cards.insert(0, a.card)
                 m.start -= 1
@@ -1008,7 +1018,7 @@ class Game:
             self._after_hand_change(p)
         elif isinstance(a, SwapJoker):
             m = self._melds[a.meld]
-            m.accepts = m.spots = None
+            m.accepts = m.spots = m.names = None
             wild = m.cards[a.index]
             m.cards[a.index] = a.card
             if not self.swaps:  # wild cards held before the turn's first swap
@@ -1020,7 +1030,7 @@ class Game:
         elif isinstance(a, Unswap):
             meld_id, value, natural, wild = self.swaps.pop()
             m = self._melds[meld_id]
-            m.accepts = m.spots = None
+            m.accepts = m.spots = m.names = None
             m.cards[value - m.start] = wild
             hand.remove(wild)
             hand.append(natural)
@@ -1338,7 +1348,8 @@ class Game:
                 kind = "set" if i < left_sets else "run"  # sets come first
                 if (kind, tuple(cards)) in listed:
                     continue
-                if self._meld_problem(p, kind, cards, check, None, counts) is None:
+                # the completion itself shows that the rest of the contract can follow
+                if self._meld_problem(p, kind, cards, check, best, counts) is None:
                     out.append(Meld(p, kind, tuple(cards)))
         return out
 
@@ -1381,57 +1392,69 @@ class Game:
         stock's order or the seed."""
         if not 0 <= player < self.n:
             raise ValueError(f"no player {player} at this table of {self.n}")
-        c = self.contract
+        rules = self.rules
+        c = rules.schedule[self.deal_index]
+        cached = self._contract_view
+        if cached is None or cached[0] is not c:
+            text = {"sets": c.sets, "runs": c.runs, "cards": c.cards, "whole_hand": c.whole_hand, "text": c.describe()}
+            cached = self._contract_view = (c, text)
         names = card_names
+        phase = self.phase
+        draw = phase == DRAW
+        over = phase == OVER
+        swaps = self.swaps
+        unswapped = self.unswapped
+        taken = self.taken
+        must = self.must_meld
         return {
             "player": player,
             "players": self.n,
-            "deal": self.deal,
-            "deals": len(self.rules.schedule),
-            "contract": {
-                "sets": c.sets,
-                "runs": c.runs,
-                "cards": c.cards,
-                "whole_hand": c.whole_hand,
-                "text": c.describe(),
-            },
+            "deal": self.deal_index + 1,
+            "deals": len(rules.schedule),
+            "contract": cached[1].copy(),
             "dealer": self.dealer,
             "current": self.current,
-            "phase": self.phase,
+            "phase": phase,
             "turn": self.turn,
             "version": len(self.actions),
             "hand": names(self.hands[player]),
-            "hand_sizes": [len(h) for h in self.hands],
+            "hand_sizes": list(map(len, self.hands)),
             "down": self.down[:],
             "buys_used": self.buys_used[:],
             "scores": self._scores[:],
             "deal_scores": [s[:] for s in self.deal_scores],
             "melds": [
-                {"id": m.id, "owner": m.owner, "kind": m.kind, "start": m.start, "cards": names(m.cards)}
+                {
+                    "id": m.id,
+                    "owner": m.owner,
+                    "kind": m.kind,
+                    "start": m.start,
+                    "cards": (m.names or m.name_cards())[:],
+                }
                 for m in self._melds
             ],
-            "staged": [{"kind": k, "cards": names(cards)} for k, cards in self.pending],
+            "staged": [{"kind": k, "cards": names(cards)} for k, cards in self.pending] if self.pending else [],
             "discard_pile": names(self.discard),
             "stock_size": len(self.stock),
             "deck_size": self._deck_size,
-            "buy_window": self.phase == DRAW and self.fresh and self.rules.buying,
+            "buy_window": draw and self.fresh and rules.buying,
             "buy_requests": self.buy_requests[:],
-            "call_window": self.phase == DRAW and self.call_open,
-            "taken_from_discard": str(self.taken) if self.taken is not None else None,
-            "must_meld": str(self.must_meld) if self.must_meld is not None else None,
+            "call_window": draw and self.call_open,
+            "taken_from_discard": str(taken) if taken is not None else None,
+            "must_meld": str(must) if must is not None else None,
             "down_turn": self.down_turn[:],
             "rebuilds": self.rebuilds,
             "fresh_discard": self.fresh,
             "discarder": self.discarder,
             "passed": self.passed[:],
-            "swaps": [[m, v, str(nat), str(w)] for m, v, nat, w in self.swaps],
-            "unswapped": [list(u) for u in self.unswapped],
+            "swaps": [[m, v, str(nat), str(w)] for m, v, nat, w in swaps] if swaps else [],
+            "unswapped": [list(u) for u in unswapped] if unswapped else [],
             "swap_base": self.swap_base,
             "retracted": self.retracted,
             "rules": self._rules_dict,
             "events": self.events[self.deal_events_start :],  # public records, shared: do not mutate
-            "is_over": self.phase == OVER,
-            "winners": self.winners if self.phase == OVER else [],
+            "is_over": over,
+            "winners": self.winners if over else [],
         }
 
     def __repr__(self) -> str:

@@ -38,6 +38,10 @@ __all__ = ["RestChecker", "can_complete", "candidate_melds", "find_contract", "s
 
 _INF = 1 << 30
 _MEMO_LIMIT = 1 << 15
+_NO_RANKS: Final[frozenset[int]] = frozenset()
+"""The empty rank and suit sets, shared by the memo keys (new empty frozensets would each be one
+more object for the garbage collector to visit)."""
+_NO_SUITS: Final[frozenset[str]] = frozenset()
 
 # A run inside one suit: (wild cards, natural points, value mask of the naturals it holds, first value,
 # last value, value mask of its wild places). Values are 1-14 (14 is a high ace).
@@ -1254,11 +1258,11 @@ def _cached(
         raise ValueError(f"sets and runs must be 0 or more, got {nsets} and {nruns}")
     ctx = _ctx(rules)
     if not ctx.sets_distinct:
-        used_ranks = frozenset()
+        used_ranks = _NO_RANKS
     if not ctx.runs_distinct:
-        used_suits = frozenset()
+        used_suits = _NO_SUITS
     key = (
-        tuple(sorted([c.code for c in hand])),
+        bytes(sorted(hand)),  # the card codes (a card is its code)
         nsets,
         nruns,
         whole,

@@ -69,6 +69,11 @@ class Tuning:
 
 TUNING: Final = Tuning()
 _BIG: Final = 1 << 20
+_COST_SHIFT: Final = 24
+"""Packed DP states (:func:`_whole_plan`): cost above this bit, places missing from
+:data:`_MISS_SHIFT`, ranks kept below."""
+_MISS_SHIFT: Final = 16
+_NO_STATE: Final = 1 << 50
 
 
 # --------------------------------------------------------------------------------------- rules
@@ -96,10 +101,12 @@ class Tactics:
                 mask |= 1 << (v if v <= 13 else 1)
             wins.append((a, mask))
         self.windows: tuple[tuple[int, int], ...] = tuple(wins)
-        self.memo: dict[tuple[object, ...], tuple[int, tuple[int, ...], int]] = {}
+        self.memo: dict[tuple[bytes, int, int, bool], tuple[int, tuple[int, ...], int]] = {}
         self.window_memo: dict[int, tuple[tuple[int, int], ...]] = {}
         self.suit_memo: dict[tuple[int, int, int, int, bool], tuple[int, int, int]] = {}
         self.whole_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
+        self.plan_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        self.table_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
 
 
 _TACTICS: dict[int, tuple[RuleSet, Tactics]] = {}
@@ -148,7 +155,7 @@ def analyse(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool)
     best partial contract uses in a run; ``set ranks`` is the rank mask of the sets' ranks in some
     best partial contract (every natural of those ranks is kept).
     """
-    key = (tuple(sorted(hand)), sets, runs, whole)
+    key = (bytes(sorted(hand)), sets, runs, whole)  # card codes: a key the garbage collector skips
     memo = t.memo
     hit = memo.get(key)
     if hit is not None:
@@ -160,13 +167,13 @@ def analyse(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool)
     m3 = [0, 0, 0, 0]
     rc = [0] * 14
     naturals = 0
-    for c in hand:
-        r = c.rank
-        if r in (0, wild):
+    for code in key[0]:  # card codes: (suit index + 1) * 16 + rank, 0 for a joker
+        r = code & 15
+        if r == 0 or r == wild:
             jokers += 1
             continue
         naturals += 1
-        si = (c.code >> 4) - 1
+        si = (code >> 4) - 1
         bit = 1 << r
         if m1[si] & bit:
             if m2[si] & bit:
@@ -404,34 +411,67 @@ def _suit_runs(t: Tactics, a1: int, a2: int, a3: int, k: int, whole: bool) -> tu
     return best
 
 
+def _suit_table(t: Tactics, a1: int, a2: int, a3: int, runs: int) -> list[tuple[int, int, int]]:
+    """:func:`_suit_runs` (not the whole hand) for 0 to ``runs`` runs, remembered as one table."""
+    key = (a1, a2, a3, runs)
+    hit = t.table_memo.get(key)
+    if hit is None:
+        if len(t.table_memo) > _MEMO_LIMIT:
+            t.table_memo.clear()
+        hit = t.table_memo[key] = [_suit_runs(t, a1, a2, a3, k, False) for k in range(runs + 1)]
+    return hit
+
+
 def _suit_whole(t: Tactics, a1: int, a2: int, a3: int, runs: int) -> list[tuple[int, int, int]]:
     """Whole-hand (R15) form of :func:`_suit_runs`, for 0 to ``runs`` runs at once: runs in one suit
     taking every natural of it, as (cards missing plus naturals no run can hold, wild places, ranks
-    kept). A dynamic program over the values; a second copy of a card counts as left over."""
+    kept). A second copy of a card counts as left over wherever the runs go, so the runs are
+    planned on the ranks held (:func:`_whole_plan`) and the extra copies added to each cost."""
     key = (a1, a2, a3, runs)
     hit = t.whole_memo.get(key)
     if hit is not None:
         return hit
-    copies = [((a1 >> r) & 1) + ((a2 >> r) & 1) + ((a3 >> r) & 1) for r in range(14)]
+    plan = t.plan_memo.get((a1, runs))
+    if plan is None:
+        if len(t.plan_memo) > _MEMO_LIMIT:
+            t.plan_memo.clear()
+        plan = t.plan_memo[(a1, runs)] = _whole_plan(t, a1, runs)
+    extra = a2.bit_count() + a3.bit_count()
+    res = [(cost + extra, caps, kept) if cost < _BIG else (cost, caps, kept) for cost, caps, kept in plan]
+    if len(t.whole_memo) > _MEMO_LIMIT * 4:
+        t.whole_memo.clear()
+    t.whole_memo[key] = res
+    return res
+
+
+def _whole_plan(t: Tactics, held_mask: int, runs: int) -> list[tuple[int, int, int]]:
+    """:func:`_suit_whole` for one copy of each rank of ``held_mask``: a dynamic program over the
+    values. Inside a run a value held costs nothing and an empty one a wild place, outside it a
+    value held is a card left over (an ace counts at one end only).
+
+    A state packs (cost, places missing, ranks kept) into one int (:data:`_COST_SHIFT`,
+    :data:`_MISS_SHIFT`); of two ways to a state the cheaper wins, ties going to the one met first
+    (the state outside a run, or the shorter run so far)."""
     run_len = t.run_min
     top = t.top
-    width = run_len + 1
-    best: list[tuple[int, int, int]] = [(sum(copies), 0, 0)] + [(_BIG, 0, 0)] * runs
-    held = [v for v in range(1, top + 1) if copies[v if v <= 13 else 1]]
+    has = [(held_mask >> r) & 1 for r in range(14)]
+    best: list[tuple[int, int, int]] = [(held_mask.bit_count(), 0, 0)] + [(_BIG, 0, 0)] * runs
+    held = [v for v in range(1, top + 1) if has[v if v <= 13 else 1]]
     first = max(1, held[0] - run_len + 1) if held else 1
     last = min(top, held[-1] + run_len - 1) if held else top
-    for high_ace in (0, 1) if copies[1] and top == 14 else (0,):
-        # states[j][length]: j runs begun, the current one ``length`` long (capped at run_len; 0
-        # outside a run); value (cost, places missing, rank mask kept)
+    shift = _COST_SHIFT
+    none = _NO_STATE
+    wild_place = (1 << shift) | (1 << _MISS_SHIFT)
+    prev = run_len - 1
+    blank = [none] * (run_len - 1)
+    for high_ace in (0, 1) if has[1] and top == 14 else (0,):
         lo, hi = first, last
         if high_ace:
             hi = top
-            if not any(copies[r] for r in range(2, 14)):
+            if not any(has[2:14]):
                 lo = max(1, top - run_len + 1)
-        elif copies[1]:
+        elif has[1]:
             lo = 1
-        states: list[list[tuple[int, int, int] | None]] = [[None] * width for _ in range(runs + 1)]
-        states[0][0] = (0, 0, 0)
         skipped = 0  # cards outside [lo, hi] are left over
         for v in range(1, top + 1):
             if lo <= v <= hi:
@@ -439,118 +479,128 @@ def _suit_whole(t: Tactics, a1: int, a2: int, a3: int, runs: int) -> list[tuple[
             r = v if v <= 13 else 1
             if r == 1 and top == 14 and (v == 14) != bool(high_ace):
                 continue
-            skipped += copies[r]
+            skipped += has[r]
+        # rows[j - 1][length]: j runs begun, the current one ``length`` long (capped at run_len; 0
+        # outside a run), for the j reached so far; ``free``: no run begun (every card left over)
+        free = 0
+        rows: list[list[int]] = []
         for v in range(lo, hi + 1):
             r = v if v <= 13 else 1
-            c = copies[r]
-            if r == 1 and top == 14 and (v == 14) != bool(high_ace):
-                c = 0  # the aces are counted at one end only
-            bit = (1 << r) if c else 0
-            miss = 0 if c else 1
-            inside = miss + (c - 1 if c > 1 else 0)
-            new: list[list[tuple[int, int, int] | None]] = [[None] * width for _ in range(runs + 1)]
-            for j in range(runs + 1):
-                row = states[j]
-                out = new[j]
-                for length in range(width):
-                    val = row[length]
-                    if val is None:
-                        continue
-                    cost, missing, kept = val
-                    if length in (0, run_len):
-                        cur = out[0]
-                        if cur is None or cost + c < cur[0]:
-                            out[0] = (cost + c, missing, kept)
-                        if j < runs:
-                            cur = new[j + 1][1]
-                            if cur is None or cost + inside < cur[0]:
-                                new[j + 1][1] = (cost + inside, missing + miss, kept | bit)
-                    if length:
-                        n = length + 1 if length < run_len else run_len
-                        cur = out[n]
-                        if cur is None or cost + inside < cur[0]:
-                            out[n] = (cost + inside, missing + miss, kept | bit)
-            states = new
-        for j in range(1, runs + 1):
-            for length in (0, run_len):
-                val = states[j][length]
-                if val is not None and val[0] + skipped < best[j][0]:
-                    best[j] = (val[0] + skipped, min(val[1], j * t.run_cap), val[2])
-    if len(t.whole_memo) > _MEMO_LIMIT * 4:
-        t.whole_memo.clear()
-    t.whole_memo[key] = best
+            if has[r] and not (r == 1 and top == 14 and (v == 14) != bool(high_ace)):
+                bit = 1 << r
+                inc = 0
+                out = 1 << shift
+            else:
+                bit = 0
+                inc = wild_place
+                out = 0
+            start = (free | bit) + inc  # the state of a run just begun, from the row before
+            free += out
+            new = []
+            for row in rows:
+                a = row[0]
+                b = row[run_len]
+                s = a if a >> shift <= b >> shift else b  # end the run (or stay out)
+                x = row[prev]
+                grown = x if x >> shift <= b >> shift else b
+                if bit:
+                    new.append([s + out, start, *[y | bit for y in row[1:prev]], grown | bit])
+                else:
+                    new.append([s, start, *[y + inc for y in row[1:prev]], grown + inc])
+                start = (s | bit) + inc
+            if len(new) < runs and start < none:
+                new.append([none, start, *blank])
+            rows = new
+        for j, row in enumerate(rows, 1):
+            for val in (row[0], row[run_len]):
+                if val < none:
+                    cost = (val >> shift) + skipped
+                    if cost < best[j][0]:
+                        missing = (val >> _MISS_SHIFT) & 0xFF
+                        cap = j * t.run_cap
+                        best[j] = (cost, missing if missing < cap else cap, val & 0xFFFF)
     return best
 
 
 def _runs_only(
     t: Tactics, m1: list[int], m2: list[int], m3: list[int], runs: int, jokers: int, whole: bool
 ) -> tuple[int, tuple[int, ...], int]:
-    """:func:`analyse` for a contract of runs only: the suits are independent."""
+    """:func:`analyse` for a contract of runs only: the suits are independent. A knapsack over the
+    suits; the ranks kept pack one suit per 16 bits, and a state (runs left, wild places) one int."""
     suits = [si for si in range(4) if m1[si]]
     if whole:
         tables = [_suit_whole(t, m1[si], m2[si], m3[si], runs) for si in suits]
     else:
-        tables = [[_suit_runs(t, m1[si], m2[si], m3[si], k, whole) for k in range(runs + 1)] for si in suits]
+        tables = [_suit_table(t, m1[si], m2[si], m3[si], runs) for si in suits]
     most = 1 if t.runs_distinct else runs
     run_len = t.run_min
     run_cap = t.run_cap
     wilds = min(jokers, runs * run_cap)
     if not wilds:
         # no wild cards: a knapsack over the suits on the runs left
-        row: list[tuple[int, tuple[int, ...]] | None] = [None] * (runs + 1)
-        row[runs] = (0, (0, 0, 0, 0))
+        none = _NO_STATE
+        costs = [none] * (runs + 1)
+        keeps = [0] * (runs + 1)
+        costs[runs] = 0
         for i, si in enumerate(suits):
             table = tables[i]
-            nxt: list[tuple[int, tuple[int, ...]] | None] = [None] * (runs + 1)
+            shift = 16 * si
+            ncosts = [none] * (runs + 1)
+            nkeeps = [0] * (runs + 1)
             for left in range(runs + 1):
-                val = row[left]
-                if val is None:
+                cost = costs[left]
+                if cost == none:
                     continue
-                cost, kept = val
+                kept = keeps[left]
                 for k in range(min(left, most) + 1):
                     c, _, kp = table[k]
-                    cur = nxt[left - k]
-                    if cur is None or cost + c < cur[0]:
-                        if kp:
-                            grown = list(kept)
-                            grown[si] = kp
-                            nxt[left - k] = (cost + c, tuple(grown))
-                        else:
-                            nxt[left - k] = (cost + c, kept)
-            row = nxt
+                    total = cost + c
+                    if total < ncosts[left - k]:
+                        ncosts[left - k] = total
+                        nkeeps[left - k] = kept | kp << shift
+            costs = ncosts
+            keeps = nkeeps
         best_total = _BIG
-        best_kept: tuple[int, ...] = (0, 0, 0, 0)
+        best_kept = 0
         for left in range(runs + 1):
-            val = row[left]
-            if val is not None and val[0] + left * run_len < best_total:
-                best_total, best_kept = val[0] + left * run_len, val[1]
-        return best_total, best_kept, 0
-    # knapsack over the suits: (runs left, wild places (capped at the wilds held)) -> (cost, kept)
-    dp: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {(runs, 0): (0, (0, 0, 0, 0))}
+            cost = costs[left]
+            if cost != none and cost + left * run_len < best_total:
+                best_total, best_kept = cost + left * run_len, keeps[left]
+        return best_total, _unpack_keep(best_kept), 0
+    # knapsack over the suits: (runs left) << 8 | (wild places, capped at the wilds held) -> (cost, kept)
+    dp: dict[int, tuple[int, int]] = {runs << 8: (0, 0)}
     for i, si in enumerate(suits):
         table = tables[i]
-        new: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
-        for (left, caps), (cost, kept) in dp.items():
-            for k in range(min(left, most) + 1):
-                c, cp, kp = table[k]
-                state = (left - k, min(wilds, caps + cp))
+        shift = 16 * si
+        steps = [(k << 8, c, cp, kp << shift) for k, (c, cp, kp) in enumerate(table[: most + 1])]
+        new: dict[int, tuple[int, int]] = {}
+        get = new.get
+        for state, (cost, kept) in dp.items():
+            left = state >> 8
+            base = state - (state & 255)
+            caps = state & 255
+            for down, c, cp, kp in steps[: (left if left < most else most) + 1]:
+                room = caps + cp
+                key = base - down + (room if room < wilds else wilds)
                 total = cost + c
-                cur = new.get(state)
+                cur = get(key)
                 if cur is None or total < cur[0]:
-                    if kp:
-                        grown = list(kept)
-                        grown[si] = kp
-                        new[state] = (total, tuple(grown))
-                    else:
-                        new[state] = (total, kept)
+                    new[key] = (total, kept | kp)
         dp = new
     best = _BIG
-    best_keep: tuple[int, ...] = (0, 0, 0, 0)
-    for (left, caps), (cost, kept) in dp.items():
-        total = cost + left * run_len - min(wilds, caps + left * run_cap)
+    best_keep = 0
+    for state, (cost, kept) in dp.items():
+        left = state >> 8
+        room = (state & 255) + left * run_cap
+        total = cost + left * run_len - (room if room < wilds else wilds)
         if total < best:
             best, best_keep = total, kept
-    return best, best_keep, 0
+    return best, _unpack_keep(best_keep), 0
+
+
+def _unpack_keep(kept: int) -> tuple[int, int, int, int]:
+    """The four 16-bit rank masks of a packed ``kept``."""
+    return (kept & 0xFFFF, kept >> 16 & 0xFFFF, kept >> 32 & 0xFFFF, kept >> 48 & 0xFFFF)
 
 
 def _windows(t: Tactics, m: int) -> tuple[tuple[int, int], ...]:
@@ -607,7 +657,8 @@ class Snapshot:
         "hand",
         "hand_sizes",
         "me",
-        "melds",
+        "meld_list",
+        "meld_view",
         "must_meld",
         "n",
         "rules",
@@ -635,7 +686,8 @@ class Snapshot:
         self.hand: list[Card] = []
         self.hand_sizes: list[int] = []
         self.down: list[bool] = []
-        self.melds: list[tuple[int, str, list[Card], int]] = []  # (id, kind, cards, start)
+        self.meld_list: list[tuple[int, str, list[Card], int]] | None = []
+        self.meld_view: list[dict[str, Any]] = []  # the view's melds, read when ``melds`` is first asked for
         self.top: Card | None = None
         self.discard_pile: list[Card] | None = None
         self.taken: Card | None = None
@@ -646,11 +698,24 @@ class Snapshot:
         self.buy_window = False
         self.collects: dict[int, list[Card]] = {}
 
+    @property
+    def melds(self) -> list[tuple[int, str, list[Card], int]]:
+        """The table's melds as (id, kind, cards, start)."""
+        melds = self.meld_list
+        if melds is None:
+            cards = parse_tokens
+            melds = self.meld_list = [(m["id"], m["kind"], cards(m["cards"]), m["start"]) for m in self.meld_view]
+        return melds
+
+    @melds.setter
+    def melds(self, melds: list[tuple[int, str, list[Card], int]]) -> None:
+        self.meld_list = melds
+
     @classmethod
     def from_view(cls, view: dict[str, Any], rules: RuleSet | None = None) -> Snapshot:
-        s = cls()
-        s.rules = rules if rules is not None else rules_for_view(view)
-        s.t = tactics(s.rules)
+        s = object.__new__(cls)  # every field is set below
+        s.rules = rules = rules if rules is not None else rules_for_view(view)
+        s.t = tactics(rules)
         s.me = view["player"]
         s.n = view["players"]
         s.current = view["current"]
@@ -664,17 +729,22 @@ class Snapshot:
         s.hand = cards(view["hand"])
         s.hand_sizes = view["hand_sizes"]
         s.down = view["down"]
-        s.melds = [(m["id"], m["kind"], cards(m["cards"]), m["start"]) for m in view["melds"]]
+        melds = view["melds"]
+        s.meld_view = melds
+        s.meld_list = None if melds else []  # read on first use (most decisions never look)
         pile = view["discard_pile"]
         s.top = parse(pile[-1]) if pile else None
+        s.discard_pile = None
         taken = view["taken_from_discard"]
         s.taken = parse(taken) if taken else None
         must = view["must_meld"]
         s.must_meld = parse(must) if must else None
-        s.staged = [(m["kind"], cards(m["cards"])) for m in view["staged"]]
+        staged = view["staged"]
+        s.staged = [(m["kind"], cards(m["cards"])) for m in staged] if staged else []
         s.swaps = len(view["swaps"])
         s.stock_size = view["stock_size"]
         s.buy_window = view["buy_window"]
+        s.collects = {}
         return s
 
     @classmethod
@@ -780,28 +850,34 @@ class Snapshot:
 # --------------------------------------------------------------------------------------- scoring
 def usefulness(s: Snapshot, card: Card, hand: Sequence[Card]) -> float:
     """How much ``card`` helps shape a partial contract with the other cards of ``hand``."""
-    if s.is_wild(card):
+    t = s.t
+    wild = t.wild
+    r = card.rank
+    if r == 0 or r == wild:
         return 100.0
     u = 0.0
-    r = card.rank
-    run_len = s.t.run_min
+    run_len = t.run_min
+    suit = card.suit
+    sets = s.sets
+    runs = s.runs
+    high = 14 if r == 1 else r
     seen_self = False
     for c in hand:
         if c is card and not seen_self:
             seen_self = True
             continue
         cr = c.rank
-        if cr in (0, s.t.wild):
+        if cr == 0 or cr == wild:
             continue
         if cr == r:
-            if s.sets:
+            if sets:
                 u += 1.0
-            elif c.suit == card.suit:
+            elif c.suit == suit:
                 u += 0.1
-        elif c.suit == card.suit and s.runs:
+        elif runs and c.suit == suit:
             d = abs(cr - r)
             if r == 1 or cr == 1:
-                d = min(d, abs((14 if r == 1 else r) - (14 if cr == 1 else cr)))
+                d = min(d, abs(high - (14 if cr == 1 else cr)))
             if d < run_len:
                 u += (run_len - d) / run_len
     return u
@@ -906,7 +982,7 @@ def note_discard(s: Snapshot, card: Card) -> None:
     if s.down[s.me] or s.is_wild(card):
         return
     t = s.t
-    key = (tuple(sorted(s.hand)), s.sets, s.runs, s.whole)
+    key = (bytes(sorted(s.hand)), s.sets, s.runs, s.whole)
     hit = t.memo.get(key)
     if hit is None:
         return
@@ -914,11 +990,11 @@ def note_discard(s: Snapshot, card: Card) -> None:
     r = card.rank
     if set_ranks >> r & 1 or keep[(card.code >> 4) - 1] >> r & 1:
         return
-    rest = list(key[0])
+    rest = bytearray(key[0])
     rest.remove(card)
     if s.whole:  # the card was left over: one fewer to replace
         hit = (hit[0] - 1, keep, set_ranks)
-    t.memo[(tuple(rest), s.sets, s.runs, s.whole)] = hit
+    t.memo[(bytes(rest), s.sets, s.runs, s.whole)] = hit
 
 
 def discard_choice(s: Snapshot, options: Sequence[Card]) -> Card:
@@ -933,6 +1009,11 @@ def wants_card(s: Snapshot, card: Card, buying: bool = False) -> bool:
             return False
         return s.fits(card, s.accepts()) and len(s.hand) >= 1
     t = s.t
+    if buying:
+        # buying costs penalty cards: worth it early in the deal with a hand that is not too large
+        extra = len(s.hand) + 1 + s.rules.buy_penalty - s.contract_cards
+        if extra > TUNING.buy_extra or s.danger() >= TUNING.buy_danger:
+            return False
     if not s.is_wild(card) and not related(s, card, s.hand):
         return False
     base = analyse(t, s.hand, s.sets, s.runs, s.whole)[0]
@@ -946,12 +1027,7 @@ def wants_card(s: Snapshot, card: Card, buying: bool = False) -> bool:
         return False
     if not buying:
         return True
-    # buying costs penalty cards: worth it early in the deal with a hand that is not too large
-    rules = s.rules
-    extra = len(s.hand) + 1 + rules.buy_penalty - s.contract_cards
-    if extra > TUNING.buy_extra or s.danger() >= TUNING.buy_danger:
-        return False
-    return not (after > TUNING.buy_far and extra > 2)
+    return not (after > TUNING.buy_far and len(s.hand) + 1 + s.rules.buy_penalty - s.contract_cards > 2)
 
 
 # --------------------------------------------------------------------------------------- choose
@@ -1017,23 +1093,29 @@ def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
     return best
 
 
+_DRAW_OR_PASS: Final = (DrawStock, DrawDiscard, DrawFromPile, Pass)
+
+
 def choose(s: Snapshot, legal: Sequence[Action]) -> Action:
     """Greedy's choice among ``legal`` (the seat's legal actions) for the snapshot ``s``."""
     if len(legal) == 1:
         return legal[0]
     first = legal[0]
-    if isinstance(first, Buy | Call | Pass) or any(isinstance(a, Pass) for a in legal):
+    if isinstance(first, Buy | Call | Pass):
         return _out_of_turn(s, legal)
     draw_stock = None
     draw_discard = None
     piles: list[DrawFromPile] = []
     for a in legal:
-        if isinstance(a, DrawStock):
-            draw_stock = a
-        elif isinstance(a, DrawDiscard):
-            draw_discard = a
-        elif isinstance(a, DrawFromPile):
-            piles.append(a)
+        if isinstance(a, _DRAW_OR_PASS):
+            if isinstance(a, Pass):
+                return _out_of_turn(s, legal)
+            if isinstance(a, DrawStock):
+                draw_stock = a
+            elif isinstance(a, DrawDiscard):
+                draw_discard = a
+            else:
+                piles.append(a)
     if draw_stock is not None or draw_discard is not None or piles:
         return _draw(s, legal, draw_stock, draw_discard, piles)
     return _play(s, legal)
@@ -1117,12 +1199,12 @@ def _play(s: Snapshot, legal: Sequence[Action]) -> Action:
     unswap = None
     retract = None
     for a in legal:
-        if isinstance(a, Meld):
+        if isinstance(a, Discard):  # the commonest first
+            discards.append(a.card)
+        elif isinstance(a, Meld):
             melds.append(a)
         elif isinstance(a, LayOff):
             layoffs.append(a)
-        elif isinstance(a, Discard):
-            discards.append(a.card)
         elif isinstance(a, SwapJoker):
             swaps.append(a)
         elif isinstance(a, EndTurn):
@@ -1247,7 +1329,7 @@ class GreedyBot(Bot):
             return legal[0]
         s = Snapshot.from_view(view)
         s.collects = self.tracker.update(view)
-        if any(isinstance(a, DrawFromPile) for a in legal):
+        if s.rules.pile_draw and any(isinstance(a, DrawFromPile) for a in legal):
             s.discard_pile = parse_tokens(view["discard_pile"])
         return choose(s, legal)
 

@@ -1,0 +1,219 @@
+"""Greedy's fast exact computations against the slower reference implementations they replaced."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from liverpool import RuleSet
+from liverpool.bots.greedy import Tactics, _runs_only, _suit_runs, _suit_whole
+
+_BIG = 1 << 20
+
+
+def reference_suit_whole(t: Tactics, a1: int, a2: int, a3: int, runs: int) -> list[tuple[int, int, int]]:
+    """``_suit_whole`` as it was: a dynamic program over the values on the card counts, with (cost,
+    places missing, ranks kept) tuples as states."""
+    copies = [((a1 >> r) & 1) + ((a2 >> r) & 1) + ((a3 >> r) & 1) for r in range(14)]
+    run_len = t.run_min
+    top = t.top
+    width = run_len + 1
+    best: list[tuple[int, int, int]] = [(sum(copies), 0, 0)] + [(_BIG, 0, 0)] * runs
+    held = [v for v in range(1, top + 1) if copies[v if v <= 13 else 1]]
+    first = max(1, held[0] - run_len + 1) if held else 1
+    last = min(top, held[-1] + run_len - 1) if held else top
+    for high_ace in (0, 1) if copies[1] and top == 14 else (0,):
+        # states[j][length]: j runs begun, the current one ``length`` long (capped at run_len; 0
+        # outside a run); value (cost, places missing, rank mask kept)
+        lo, hi = first, last
+        if high_ace:
+            hi = top
+            if not any(copies[r] for r in range(2, 14)):
+                lo = max(1, top - run_len + 1)
+        elif copies[1]:
+            lo = 1
+        states: list[list[tuple[int, int, int] | None]] = [[None] * width for _ in range(runs + 1)]
+        states[0][0] = (0, 0, 0)
+        skipped = 0  # cards outside [lo, hi] are left over
+        for v in range(1, top + 1):
+            if lo <= v <= hi:
+                continue
+            r = v if v <= 13 else 1
+            if r == 1 and top == 14 and (v == 14) != bool(high_ace):
+                continue
+            skipped += copies[r]
+        for v in range(lo, hi + 1):
+            r = v if v <= 13 else 1
+            c = copies[r]
+            if r == 1 and top == 14 and (v == 14) != bool(high_ace):
+                c = 0  # the aces are counted at one end only
+            bit = (1 << r) if c else 0
+            miss = 0 if c else 1
+            inside = miss + (c - 1 if c > 1 else 0)
+            new: list[list[tuple[int, int, int] | None]] = [[None] * width for _ in range(runs + 1)]
+            for j in range(runs + 1):
+                row = states[j]
+                out = new[j]
+                for length in range(width):
+                    val = row[length]
+                    if val is None:
+                        continue
+                    cost, missing, kept = val
+                    if length in (0, run_len):
+                        cur = out[0]
+                        if cur is None or cost + c < cur[0]:
+                            out[0] = (cost + c, missing, kept)
+                        if j < runs:
+                            cur = new[j + 1][1]
+                            if cur is None or cost + inside < cur[0]:
+                                new[j + 1][1] = (cost + inside, missing + miss, kept | bit)
+                    if length:
+                        n = length + 1 if length < run_len else run_len
+                        cur = out[n]
+                        if cur is None or cost + inside < cur[0]:
+                            out[n] = (cost + inside, missing + miss, kept | bit)
+            states = new
+        for j in range(1, runs + 1):
+            for length in (0, run_len):
+                val = states[j][length]
+                if val is not None and val[0] + skipped < best[j][0]:
+                    best[j] = (val[0] + skipped, min(val[1], j * t.run_cap), val[2])
+    return best
+
+
+def reference_runs_only(
+    t: Tactics, m1: list[int], m2: list[int], m3: list[int], runs: int, jokers: int, whole: bool
+) -> tuple[int, tuple[int, ...], int]:
+    """The knapsack over the suits as it was before the packed states."""
+    suits = [si for si in range(4) if m1[si]]
+    if whole:
+        tables = [_suit_whole(t, m1[si], m2[si], m3[si], runs) for si in suits]
+    else:
+        tables = [[_suit_runs(t, m1[si], m2[si], m3[si], k, whole) for k in range(runs + 1)] for si in suits]
+    most = 1 if t.runs_distinct else runs
+    run_len = t.run_min
+    run_cap = t.run_cap
+    wilds = min(jokers, runs * run_cap)
+    if not wilds:
+        # no wild cards: a knapsack over the suits on the runs left
+        row: list[tuple[int, tuple[int, ...]] | None] = [None] * (runs + 1)
+        row[runs] = (0, (0, 0, 0, 0))
+        for i, si in enumerate(suits):
+            table = tables[i]
+            nxt: list[tuple[int, tuple[int, ...]] | None] = [None] * (runs + 1)
+            for left in range(runs + 1):
+                val = row[left]
+                if val is None:
+                    continue
+                cost, kept = val
+                for k in range(min(left, most) + 1):
+                    c, _, kp = table[k]
+                    cur = nxt[left - k]
+                    if cur is None or cost + c < cur[0]:
+                        if kp:
+                            grown = list(kept)
+                            grown[si] = kp
+                            nxt[left - k] = (cost + c, tuple(grown))
+                        else:
+                            nxt[left - k] = (cost + c, kept)
+            row = nxt
+        best_total = _BIG
+        best_kept: tuple[int, ...] = (0, 0, 0, 0)
+        for left in range(runs + 1):
+            val = row[left]
+            if val is not None and val[0] + left * run_len < best_total:
+                best_total, best_kept = val[0] + left * run_len, val[1]
+        return best_total, best_kept, 0
+    # knapsack over the suits: (runs left, wild places (capped at the wilds held)) -> (cost, kept)
+    dp: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {(runs, 0): (0, (0, 0, 0, 0))}
+    for i, si in enumerate(suits):
+        table = tables[i]
+        new: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        for (left, caps), (cost, kept) in dp.items():
+            for k in range(min(left, most) + 1):
+                c, cp, kp = table[k]
+                state = (left - k, min(wilds, caps + cp))
+                total = cost + c
+                cur = new.get(state)
+                if cur is None or total < cur[0]:
+                    if kp:
+                        grown = list(kept)
+                        grown[si] = kp
+                        new[state] = (total, tuple(grown))
+                    else:
+                        new[state] = (total, kept)
+        dp = new
+    best = _BIG
+    best_keep: tuple[int, ...] = (0, 0, 0, 0)
+    for (left, caps), (cost, kept) in dp.items():
+        total = cost + left * run_len - min(wilds, caps + left * run_cap)
+        if total < best:
+            best, best_keep = total, kept
+    return best, best_keep, 0
+
+
+def _masks(rng: random.Random) -> tuple[int, int, int]:
+    """Rank masks of a suit's first, second and third copies (each a subset of the one before)."""
+    a1 = 0
+    density = rng.random()
+    for r in range(1, 14):
+        if rng.random() < density:
+            a1 |= 1 << r
+    a2 = a1 & rng.getrandbits(14) & rng.getrandbits(14)
+    a3 = a2 & rng.getrandbits(14) & rng.getrandbits(14)
+    return a1, a2, a3
+
+
+RULES = [
+    RuleSet(),
+    RuleSet.preset("contract"),
+    RuleSet(ace_high=False),
+    RuleSet(run_min=2),
+    RuleSet(run_min=5),
+    RuleSet(run_min=13),
+    RuleSet(run_min=14),
+]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"run_min={r.run_min},ace_high={r.ace_high}")
+def test_suit_whole_matches_reference(rules: RuleSet) -> None:
+    rng = random.Random(rules.run_min * 2 + rules.ace_high)
+    cases = [(0, 0, 0), (2, 0, 0), (2 | 1 << 13, 0, 0), (0x3FFE, 0x3FFE, 0x3FFE)]
+    cases += [_masks(rng) for _ in range(400)]
+    for a1, a2, a3 in cases:
+        for runs in (1, 2, 3, 4):
+            t = Tactics(rules)
+            assert _suit_whole(t, a1, a2, a3, runs) == reference_suit_whole(t, a1, a2, a3, runs), (a1, a2, a3, runs)
+
+
+def test_suit_whole_dataclass_variants() -> None:
+    rules = dataclasses.replace(RuleSet(), run_min=3, ace_high=False)
+    t = Tactics(rules)
+    rng = random.Random(7)
+    for _ in range(200):
+        a1, a2, a3 = _masks(rng)
+        assert _suit_whole(t, a1, a2, a3, 3) == reference_suit_whole(t, a1, a2, a3, 3)
+
+
+@pytest.mark.parametrize("rules", RULES[:4], ids=lambda r: f"run_min={r.run_min},ace_high={r.ace_high}")
+def test_runs_only_matches_reference(rules: RuleSet) -> None:
+    rng = random.Random(11 + rules.run_min)
+    for _ in range(300):
+        suits = [_masks(rng) if rng.random() < 0.8 else (0, 0, 0) for _ in range(4)]
+        m1, m2, m3 = ([s[i] for s in suits] for i in range(3))
+        runs = rng.randint(1, 4)
+        jokers = rng.choice((0, 0, 1, 2, 3, 5))
+        for whole in (False, True):
+            t = Tactics(rules)
+            expected = reference_runs_only(t, m1, m2, m3, runs, jokers, whole)
+            assert _runs_only(t, m1, m2, m3, runs, jokers, whole) == expected, (m1, m2, m3, runs, jokers, whole)
+    distinct = dataclasses.replace(rules, runs_distinct_suits=True)
+    for _ in range(100):
+        suits = [_masks(rng) for _ in range(4)]
+        m1, m2, m3 = ([s[i] for s in suits] for i in range(3))
+        t = Tactics(distinct)
+        for jokers in (0, 2):
+            expected = reference_runs_only(t, m1, m2, m3, 3, jokers, True)
+            assert _runs_only(t, m1, m2, m3, 3, jokers, True) == expected

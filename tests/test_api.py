@@ -139,3 +139,33 @@ def test_cli_rules_prints_every_numbered_rule(capsys: pytest.CaptureFixture[str]
     assert "unknown option" in capsys.readouterr().err
     assert main(["rules", "--set", "run_min=many"]) == 2
     assert "run_min" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("swap", ["once_down", "going_down_turn", "later_turns"])
+def test_search_fast_paths_agree_with_legal_actions(swap: str) -> None:
+    """R20/R24: ``Game.layoff_spot`` and ``Game.swap_actions`` (the playouts' fast paths) agree with
+    the lay-offs and swaps ``legal_actions`` lists."""
+    from liverpool.actions import LayOff, SwapJoker
+    from liverpool.bots import get
+    from liverpool.driver import next_to_act
+    from liverpool.game import PLAY
+
+    rules = RuleSet().with_options(joker_swap=swap)
+    checked = 0
+    for seed in range(4):
+        game = Game.new(players=4, rules=rules, seed=seed)
+        bots = [get("greedy", seed=p) for p in range(4)]
+        while not game.is_over:
+            seat, legal = next_to_act(game)
+            if game.phase == PLAY and seat == game.current:
+                assert [a for a in legal if isinstance(a, SwapJoker)] == game.swap_actions(seat)
+                layoffs = {(a.card, a.meld, a.high) for a in legal if isinstance(a, LayOff)}
+                if game.down[seat] and game.must_meld is None and layoffs:
+                    for card in set(game.hand(seat)):
+                        spot = game.layoff_spot(card)
+                        listed = {(m, h) for c, m, h in layoffs if c == card}
+                        assert (spot is None) == (not listed)
+                        assert spot is None or spot in listed
+                        checked += 1
+            game.apply(bots[seat].act(game.view(seat), legal))
+    assert checked > 20

@@ -629,6 +629,31 @@ class Game:
     def _may_lay_off(self, p: int) -> bool:
         return self.down[p] and (self.rules.layoff_same_turn or self.down_turn[p] != self.turn)
 
+    # ------------------------------------------------------------------ fast paths for search
+    def layoff_spot(self, card: Card) -> tuple[int, bool] | None:
+        """The first table meld that accepts ``card`` as a lay-off (R24), as (meld id, at its high
+        end), or None; by the rules :meth:`legal_actions` lists lay-offs with, without checking
+        whose turn it is or whether its owner may lay off now. A fast path for search (playouts)."""
+        wild = self.rules.is_wild(card.rank)
+        for m in self._melds:
+            for accepted, high in self._accepts(m):
+                if (wild and accepted is None) or accepted == card:
+                    return m.id, high
+        return None
+
+    def swap_actions(self, player: int) -> list[SwapJoker]:
+        """The joker swaps (R20) ``player`` may make now: the ones :meth:`legal_actions` lists when
+        it is that player's turn to play. A fast path for search (playouts)."""
+        out: list[SwapJoker] = []
+        if self.must_meld is None and self._swap_allowed(player):
+            held = set(self.hands[player])
+            unswapped = self.unswapped
+            for m in self._melds:
+                for i, value, natural in self._wild_spots(m):
+                    if natural in held and (m.id, value) not in unswapped:
+                        out.append(SwapJoker(player, m.id, i, natural))
+        return out
+
     def _swap_allowed(self, p: int) -> bool:
         mode = self.rules.joker_swap
         if mode == "off":
@@ -1252,12 +1277,7 @@ class Game:
                     elif accepted in cards:
                         out.append(LayOff(p, accepted, m.id, high))
         # joker swaps
-        if self.must_meld is None and self._swap_allowed(p):
-            held = set(hand)
-            for m in self._melds:
-                for i, value, natural in self._wild_spots(m):
-                    if natural in held and (m.id, value) not in self.unswapped:
-                        out.append(SwapJoker(p, m.id, i, natural))
+        out.extend(self.swap_actions(p))
         if self.swaps and not self.pending and self.swaps[-1][3] in hand:
             out.append(seats[p].unswap)
         if self.pending:

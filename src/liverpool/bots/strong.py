@@ -22,8 +22,10 @@ Time: ``think`` seconds per decision on average. A decision that needs no search
 (up to ``carry`` × think), and a searched decision may spend up to ``burst`` × think of the saving.
 
 The playouts read the sampled game directly (never a view: the sample holds only what the seat
-may know plus guesses) and build the actions themselves, so that a deal plays out in a few
-milliseconds; ``CHECK_PLAYOUTS`` makes the engine verify every one of them (the tests do).
+may know plus guesses) and build the actions themselves, asking the engine where a card may be
+laid off and which joker swaps are open (``Game.layoff_spot``, ``Game.swap_actions``: no rule is
+copied here), so that a deal plays out in a few milliseconds; ``CHECK_PLAYOUTS`` makes the engine
+verify every action (the tests do).
 
 >>> from liverpool import Game
 >>> from liverpool.driver import play_game
@@ -52,7 +54,6 @@ from ..actions import (
     LayOff,
     Meld,
     Pass,
-    SwapJoker,
 )
 from ..cards import JOKER, Card, full_deck, parse_card, parse_tokens
 from ..game import DRAW, LIVERPOOL_DISCARD, OVER, PLAY, Game
@@ -299,51 +300,6 @@ def sample_hidden(
 
 
 # --------------------------------------------------------------------------------------- playouts
-def _layoff_spot(s: Snapshot, card: Card) -> tuple[int, bool] | None:
-    """A table meld (id, at its high end) that accepts ``card`` now (as the engine's rules do)."""
-    rules = s.rules
-    wild = s.t.wild
-    is_wild = card.rank in (0, wild)
-    check = rules.run_joker_check == "always"
-    for mid, kind, cards, start in s.melds:
-        if kind == "set":
-            if rules.set_max is not None and len(cards) >= rules.set_max:
-                continue
-            if is_wild:
-                return mid, True
-            rank = 0
-            for c in cards:
-                if c.rank and c.rank != wild:
-                    rank = c.rank
-                    break
-            if card.rank != rank:
-                continue
-            if rules.set_distinct_suits and any(c.suit == card.suit for c in cards if c.rank and c.rank != wild):
-                continue
-            return mid, True
-        suit = ""
-        for c in cards:
-            if c.rank and c.rank != wild:
-                suit = c.suit
-                break
-        if (not is_wild and card.suit != suit) or len(cards) >= 13:  # R3: no ace both low and high
-            continue
-        low, high = start - 1, start + len(cards)
-        if high <= s.t.top:
-            if is_wild:
-                if not check or not any(c.rank in (0, wild) for c in cards[-3:]):
-                    return mid, True
-            elif card.rank == (1 if high == 14 else high):
-                return mid, True
-        if low >= 1:
-            if is_wild:
-                if not check or not any(c.rank in (0, wild) for c in cards[:3]):
-                    return mid, False
-            elif card.rank == low:
-                return mid, False
-    return None
-
-
 class _StuckError(Exception):
     pass
 
@@ -418,54 +374,14 @@ def _discard_or_end(game: Game, s: Snapshot) -> None:
     _apply(game, Discard(p, card))
 
 
-def _swap_allowed(game: Game, p: int) -> bool:
-    """R20: may ``p`` swap a joker now (as the engine decides)?"""
-    rules = game.rules
-    mode = rules.joker_swap
-    if mode == "off" or game.must_meld is not None:
-        return False
-    down = game.down[p]
-    if mode == "going_down_turn":
-        if not down:
-            return not game.retracted and not game.pending
-        return game.down_turn[p] == game.turn and rules.layoff_same_turn
-    if not down:
-        return False
-    if mode == "later_turns":
-        return game.down_turn[p] != game.turn
-    return rules.layoff_same_turn or game.down_turn[p] != game.turn
-
-
-def _swaps(game: Game, s: Snapshot) -> list[SwapJoker]:
-    """The joker swaps open to the seat of ``s`` (wild cards in table runs whose natural it holds)."""
-    out: list[SwapJoker] = []
-    held = set(s.hand)
-    wild = s.t.wild
-    for mid, kind, cards, start in s.melds:
-        if kind != "run":
-            continue
-        base = 0
-        for c in cards:
-            if c.rank and c.rank != wild:
-                base = c.code - c.rank
-                break
-        for i, c in enumerate(cards):
-            if c.rank == 0 or c.rank == wild:
-                value = start + i
-                natural = next((h for h in held if h.code == base + (1 if value == 14 else value)), None)
-                if natural is not None and (mid, value) not in game.unswapped:
-                    out.append(SwapJoker(s.me, mid, i, natural))
-    return out
-
-
 def _go_down(game: Game, s: Snapshot) -> bool:
     """Lay the contract when the hand can (R14), swapping a joker first when that makes it possible
     (R20); True when the turn goes on."""
     p = s.me
     rules = game.rules
     d = analyse(s.t, s.hand, s.sets, s.runs, s.whole)[0]
-    if d == 1 and s.melds and _swap_allowed(game, p):
-        for swap in _swaps(game, s):
+    if d == 1 and s.melds:
+        for swap in game.swap_actions(p):
             rest = list(s.hand)
             rest.remove(swap.card)
             rest.append(game._melds[swap.meld].cards[swap.index])
@@ -509,23 +425,23 @@ def _play_phase(game: Game) -> None:
             best: tuple[float, Card, tuple[int, bool]] | None = None
             taken = game.taken
             for c in set(hand):
-                spot = _layoff_spot(s, c)
+                spot = game.layoff_spot(c)
                 if spot is None:
                     continue
                 key = pts[c.rank] + (1000.0 if taken is not None and c == taken else 0.0)
                 if best is None or key > best[0]:
                     best = (key, c, spot)
             if best is None:
-                if len(hand) >= 2 and not game.swaps and _swap_allowed(game, p):
+                if len(hand) >= 2 and not game.swaps:
                     # swap a natural that fits nowhere for a joker, then lay the joker off
                     acc = s.accepts()
                     if acc[1]:
-                        swap = next((a for a in _swaps(game, s) if not s.fits(a.card, acc)), None)
+                        swap = next((a for a in game.swap_actions(p) if not s.fits(a.card, acc)), None)
                         if swap is not None:
                             _apply(game, swap)
                             s = Snapshot.from_game(game, p)
                             joker = game.hands[p][-1]
-                            spot = _layoff_spot(s, joker)
+                            spot = game.layoff_spot(joker)
                             if spot is None:
                                 _fallback(game, p)
                                 return

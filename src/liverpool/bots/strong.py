@@ -552,7 +552,7 @@ class StrongBot(Bot):
     save their time for those that do), ``carry`` (the most time saved, in units of ``think``,
     default 8; ``burst=1, carry=1`` makes ``think`` a hard limit per decision), ``width``
     (candidates kept, default 3), ``margin`` (standard errors by which a candidate must beat
-    greedy's choice, default 1.0), ``samples`` (a fixed number of samples per decision instead of
+    greedy's choice, default 0.5), ``samples`` (a fixed number of samples per decision instead of
     the time budget: the choices then depend only on the seed and the views, not on the machine's
     speed), ``race`` (stop sampling candidates whose outcome is settled, default on), ``horizon``
     (turns a playout plays before the deal is estimated, default 8; 0 plays to the deal's end),
@@ -567,7 +567,7 @@ class StrongBot(Bot):
         seed: int | None = None,
         think: float = DEFAULT_THINK,
         width: int = 3,
-        margin: float = 1.0,
+        margin: float = 0.5,
         samples: int | None = None,
         burst: float = 4.0,
         carry: float = 8.0,
@@ -667,9 +667,27 @@ class StrongBot(Bot):
     def search(
         self, view: dict[str, Any], rules: RuleSet, s: Snapshot, cands: list[Action], known: dict[int, list[Card]]
     ) -> Action:
+        """The candidate to play: :meth:`sample_values` within the budget, then :meth:`_pick`."""
         start = time.perf_counter()
-        budget = min(self.bank, self.think * self.burst)
-        deadline = start + budget
+        values = self.sample_values(
+            view, rules, s, cands, known, deadline=start + min(self.bank, self.think * self.burst)
+        )
+        self.bank = max(0.0, self.bank - (time.perf_counter() - start))
+        return cands[self._pick(values)]
+
+    def sample_values(
+        self,
+        view: dict[str, Any],
+        rules: RuleSet,
+        s: Snapshot,
+        cands: list[Action],
+        known: dict[int, list[Card]],
+        deadline: float | None = None,
+    ) -> list[list[float]]:
+        """The value of each candidate on each sample (common random numbers: the ``i``-th values
+        of two candidates come from one sample), until ``deadline`` (a ``time.perf_counter``
+        time), or for ``samples`` samples when the bot has a fixed number; with ``race``, the
+        candidates that are settled early stop being sampled."""
         me = view["player"]
         deal = int(view["deal"]) - 1
         pool = unseen_pool(view, rules)
@@ -683,8 +701,8 @@ class StrongBot(Bot):
             )
             try:
                 base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))
-            except (ValueError, KeyError):
-                return cands[0]
+            except (ValueError, KeyError):  # pragma: no cover - a view the sampler cannot fill
+                break
             for i in active:
                 game = base.copy()
                 try:
@@ -697,15 +715,14 @@ class StrongBot(Bot):
             if self.fixed_samples is not None:
                 if samples >= self.fixed_samples:
                     break
-            elif time.perf_counter() >= deadline:
+            elif deadline is None or time.perf_counter() >= deadline:
                 break
             if self.race and samples >= 8 and samples % 4 == 0:
                 active = self._race(values, active)
                 if len(active) == 1:
                     break
         self.samples += samples
-        self.bank = max(0.0, self.bank - (time.perf_counter() - start))
-        return cands[self._pick(values)]
+        return values
 
     @staticmethod
     def _paired(base: list[float], other: list[float]) -> tuple[float, float, bool]:

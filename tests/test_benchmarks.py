@@ -1,0 +1,38 @@
+"""The strong bot's regret benchmark runs end to end and measures what it says."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_strong_regret_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load("strong_regret")
+    positions = bench.collect(1, 7000)
+    assert positions and all(len(p.cands) >= 2 for p in positions)
+    means = bench.oracle(positions[:6], 2, 1)
+    assert [len(m) for m in means] == [len(p.cands) for p in positions[:6]]
+    row = bench.regret("strong:samples=2", positions[:6], means, 0.01, 1)
+    assert row["mean_regret"] >= 0 and row["mean_samples"] == 2.0
+    with pytest.raises(SystemExit):
+        bench.regret("greedy", positions[:1], means[:1], 0.01, 1)
+    args = ["--games", "1", "--oracle-samples", "1", "--budget", "0.001", "--reps", "1", "--specs", "strong"]
+    assert bench.main(args) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["positions"] == len(positions) and lines[1]["spec"] == "strong"

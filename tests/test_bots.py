@@ -7,7 +7,7 @@ import dataclasses
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -164,22 +164,30 @@ def test_decisions_ignore_hidden_cards(name: str, seed: int) -> None:
     assert checked >= 2
 
 
+def _greedy_positions(rules: RuleSet, seed: int, steps: int) -> Iterator[tuple[Game, int, dict[str, Any], KnownCards]]:
+    """Positions of a game of greedy bots, one action apart: the game, the seat to act, its view
+    and what a card tracker knows from that view."""
+    game = Game.new(players=4, rules=rules, seed=seed)
+    bots = [GreedyBot(seed=p) for p in range(4)]
+    for _ in range(steps):
+        _advance(game, bots, 1)
+        if game.is_over:
+            return
+        seat, _ = next_to_act(game)
+        view = game.view(seat)
+        known = KnownCards()
+        known.update(view)
+        yield game, seat, view, known
+
+
 @pytest.mark.parametrize(("seed", "options"), [(11, {}), (12, {"buy_penalty": 2}), (13, {"buy_penalty": 3})])
 def test_strong_samples_agree_with_the_view(seed: int, options: dict[str, Any]) -> None:
     """Sampled hidden cards complete the view: card counts match the deck, known pickups are placed
     (also late in deals, with big hands from buying and a small stock)."""
     rules = short_rules("liverpool", "2S/10,1S1R/10", turn_limit=200, **options)
-    game = Game.new(players=4, rules=rules, seed=seed)
-    bots = [GreedyBot(seed=p) for p in range(4)]
     rng = random.Random(3)
-    for _ in range(400):
-        _advance(game, bots, 1)
-        if game.is_over:
-            break
-        seat, _ = next_to_act(game)
-        view = game.view(seat)
-        known = KnownCards()
-        cards = known.update(view)
+    for game, seat, view, known in _greedy_positions(rules, seed, 400):
+        cards = known.known
         for p, held in cards.items():  # what the tracker believes a player holds, they hold
             hand = game.hand(p)
             for c in held:
@@ -255,16 +263,8 @@ def test_sampled_hands_rarely_want_the_card_their_player_declined() -> None:
     wanting = {True: 0, False: 0}
     checked = 0
     for seed in range(6):
-        game = Game.new(players=4, rules=rules, seed=seed)
-        bots = [GreedyBot(seed=p) for p in range(4)]
-        for _ in range(60):
-            _advance(game, bots, 1)
-            if game.is_over:
-                break
-            seat, _ = next_to_act(game)
-            view = game.view(seat)
-            known = KnownCards()
-            cards = known.update(view)
+        for _, seat, view, known in _greedy_positions(rules, seed, 60):
+            cards = known.known
             s = Snapshot.from_view(view)
             pool = unseen_pool(view, rules)
             for p, refused in known.declined.items():

@@ -51,7 +51,7 @@ from .melds import (
     run_start,
     set_rank,
 )
-from .rules import Contract, RuleSet
+from .rules import Contract, RuleSet, cached_rules
 from .solver import CARD_OF_CODE, RestChecker, can_complete, candidate_melds, solve
 
 __all__ = ["DRAW", "LIVERPOOL_DISCARD", "OVER", "PLAY", "Game", "IllegalAction", "TableMeld"]
@@ -159,22 +159,6 @@ def _has_cards(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
     if len(cards) == 1:
         return cards[0] in hand
     return all(hand.count(c) >= cards.count(c) for c in set(cards))
-
-
-_RULES_OF: dict[int, tuple[dict[str, Any], RuleSet]] = {}
-
-
-def _rules_of(data: dict[str, Any]) -> RuleSet:
-    """``RuleSet.from_dict(data)``, remembered for the dicts seen last (a search builds many games
-    from views that share one rules dict)."""
-    hit = _RULES_OF.get(id(data))
-    if hit is not None and hit[0] is data:
-        return hit[1]
-    rules = RuleSet.from_dict(data)
-    if len(_RULES_OF) > 64:
-        _RULES_OF.clear()
-    _RULES_OF[id(data)] = (data, rules)
-    return rules
 
 
 class Game:
@@ -470,7 +454,7 @@ class Game:
         last). For search by determinization: the bots sample the hidden cards, build the game and
         play it out. The record of such a game holds only the actions applied after it.
         """
-        rules = _rules_of(view["rules"])
+        rules = cached_rules(view["rules"])
         n = int(view["players"])
         me = int(view["player"])
         _ensure_seats(n)

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
-__all__ = ["DEFAULT_SCHEDULE", "PRESETS", "Contract", "RuleSet", "parse_schedule"]
+__all__ = ["DEFAULT_SCHEDULE", "PRESETS", "Contract", "RuleSet", "cached_rules", "parse_schedule"]
 
 JokerSwap = Literal["going_down_turn", "once_down", "later_turns", "off"]
 PlayableDiscard = Literal["call", "liverpool", "strict", "off"]
@@ -638,3 +638,25 @@ def _rank_word(rank: int) -> str:
 def rules_json(r: RuleSet) -> str:
     """The options as one JSON text (stable key order)."""
     return json.dumps(r.to_dict(), sort_keys=True)
+
+
+_CACHED: dict[int, tuple[dict[str, Any], RuleSet]] = {}
+
+
+def cached_rules(data: dict[str, Any]) -> RuleSet:
+    """``RuleSet.from_dict(data)``, remembered by the dict's identity for the dicts seen last: a
+    game hands the same rules dict to every view, and searching bots read it many times. A dict
+    must not be changed after it is passed here.
+
+    >>> data = RuleSet().to_dict()
+    >>> cached_rules(data) is cached_rules(data) and cached_rules(data) == RuleSet()
+    True
+    """
+    hit = _CACHED.get(id(data))
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    rules = RuleSet.from_dict(data)
+    if len(_CACHED) > 64:
+        _CACHED.clear()
+    _CACHED[id(data)] = (data, rules)
+    return rules

@@ -40,7 +40,7 @@ from ..actions import (
     Unswap,
 )
 from ..cards import JOKER, Card, parse_card, parse_tokens
-from ..rules import RuleSet
+from ..rules import RuleSet, cached_rules
 from ..solver import can_complete, solve
 from .base import Bot
 
@@ -130,20 +130,9 @@ def tactics(rules: RuleSet) -> Tactics:
     return t
 
 
-_RULES_BY_DICT: dict[int, tuple[dict[str, Any], RuleSet]] = {}
-
-
 def rules_for_view(view: dict[str, Any]) -> RuleSet:
     """The RuleSet of a view's ``rules`` dict, cached (a game hands out the same dict each time)."""
-    data = view["rules"]
-    hit = _RULES_BY_DICT.get(id(data))
-    if hit is not None and hit[0] is data:
-        return hit[1]
-    rules = RuleSet.from_dict(data)
-    if len(_RULES_BY_DICT) > 64:
-        _RULES_BY_DICT.clear()
-    _RULES_BY_DICT[id(data)] = (data, rules)
-    return rules
+    return cached_rules(view["rules"])
 
 
 # --------------------------------------------------------------------------------------- deficit

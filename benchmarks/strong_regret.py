@@ -4,10 +4,11 @@ The strong bot's searched decisions (draw, buy, discard) are collected from game
 against three greedy bots (strong playing greedy's choice, so the positions do not depend on the
 settings measured). Each position's candidates are then valued by an *oracle*: many samples of
 whole-deal playouts (``--oracle-samples``). A setting's *regret* at a position is the oracle value
-of the best candidate less the oracle value of the candidate the setting chose within
-``--budget`` seconds; its mean over the positions says how much a setting loses per searched
-decision, in points of the deal, against what more thinking would choose. Every setting runs on
-the same positions in the same run, so the figures compare side by side::
+of the best candidate (of the ``--width`` collected) less the oracle value of the candidate the
+setting chose within ``--budget`` seconds (among its own ``width`` first); its mean over the
+positions says how much a setting loses per searched decision, in points of the deal, against
+what more thinking would choose. Every setting runs on the same positions in the same run, so
+the figures compare side by side::
 
     python benchmarks/strong_regret.py --games 3 --oracle-samples 300 --budget 0.1 \\
         --specs strong:horizon=0:margin=1.0 strong:margin=1.0 strong
@@ -52,8 +53,8 @@ class Position:
 class _Recorder(StrongBot):
     """A strong bot that records its searched decisions and plays greedy's choice."""
 
-    def __init__(self, seed: int, positions: list[Position]) -> None:
-        super().__init__(seed=seed, samples=1)
+    def __init__(self, seed: int, positions: list[Position], width: int) -> None:
+        super().__init__(seed=seed, samples=1, width=width)
         self.positions = positions
 
     def search(
@@ -72,10 +73,11 @@ class _Recorder(StrongBot):
         return cands[0]
 
 
-def collect(games: int, seed: int) -> list[Position]:
+def collect(games: int, seed: int, width: int = 3) -> list[Position]:
+    """The searched decisions of ``games`` games, with up to ``width`` candidates each."""
     positions: list[Position] = []
     for g in range(games):
-        bots = [_Recorder(seed + g, positions)] + [get("greedy", seed=k) for k in range(1, 4)]
+        bots = [_Recorder(seed + g, positions, width)] + [get("greedy", seed=k) for k in range(1, 4)]
         play_game(Game.new(players=4, seed=seed + g), bots)
     return positions
 
@@ -117,7 +119,8 @@ def regret(
             bot.bank = budget
             rules, s = _setup(bot, pos)
             before = bot.samples
-            choice = pos.cands.index(bot.search(pos.view, rules, s, pos.cands, pos.known))
+            cands = pos.cands[: bot.width]  # greedy's choice, then by greedy's ranking
+            choice = cands.index(bot.search(pos.view, rules, s, cands, pos.known))
             regrets.append(max(value) - value[choice])
             samples.append(bot.samples - before)
             changed += choice != 0
@@ -136,10 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--oracle-samples", type=int, default=200)
     parser.add_argument("--budget", type=float, default=0.1, help="seconds per decision for the settings")
     parser.add_argument("--reps", type=int, default=2, help="searches per position and setting")
+    parser.add_argument("--width", type=int, default=3, help="candidates collected (settings may use fewer)")
     parser.add_argument("--specs", nargs="+", default=["strong:horizon=0:margin=1.0", "strong:margin=1.0", "strong"])
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    positions = collect(args.games, args.seed)
+    positions = collect(args.games, args.seed, args.width)
     means = oracle(positions, args.oracle_samples, args.seed)
     greedy = statistics.fmean(max(v) - v[0] for v in means)
     print(json.dumps({"positions": len(positions), "greedy_choice_regret": round(greedy, 3)}))

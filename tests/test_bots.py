@@ -256,6 +256,54 @@ def test_playout_horizon_stops_early_and_the_deal_is_estimated() -> None:
     assert low(game, 0) >= 0
 
 
+def test_card_tracker_reads_events_in_any_slices() -> None:
+    """What a seat's tracker knows does not depend on when it looked: updating it at every step (as
+    a bot asked out of turn does) or once gives the same knowledge, declined discards included."""
+    rules = short_rules("liverpool", "2S/10,1S1R/10", turn_limit=200)
+    for seed in range(3):
+        steady = {p: KnownCards() for p in range(4)}
+        seen = 0
+        for _, seat, view, fresh in _greedy_positions(rules, seed, 150):
+            tracker = steady[seat]
+            tracker.update(view)
+            assert (tracker.known, tracker.declined, tracker.discarded, tracker.stock_draws) == (
+                fresh.known,
+                fresh.declined,
+                fresh.discarded,
+                fresh.stock_draws,
+            )
+            seen += bool(fresh.declined)
+        assert seen > 10
+
+
+def test_sampled_hands_agree_with_their_players_last_discard() -> None:
+    """A hand sampled for a player, with its last discard back, would discard that card again (as
+    greedy, the opponents here, does) more often when ``discards`` is used than when not."""
+    rules = short_rules("liverpool", "2S/10,1S1R/10", turn_limit=200)
+    agree = {True: 0, False: 0}
+    checked = 0
+    for seed in range(4):
+        for step, (_, seat, view, known) in enumerate(_greedy_positions(rules, seed, 120)):
+            if step % 3:
+                continue
+            s = Snapshot.from_view(view)
+            pool = unseen_pool(view, rules)
+            for use in (True, False):
+                rng = random.Random(step)
+                hands, _ = sample_hidden(
+                    view, pool, known.known, rng, s, known.stock_draws, None, known.discarded if use else None
+                )
+                for p, thrown in known.discarded.items():
+                    if p == seat or view["down"][p]:
+                        continue
+                    shaped = Snapshot.from_view(view)
+                    shaped.me, shaped.hand = p, list(hands[p])
+                    agree[use] += strong_module._consistent(shaped, None, thrown)
+                    checked += use
+    assert checked > 100
+    assert agree[True] > agree[False] * 1.2
+
+
 def test_sampled_hands_rarely_want_the_card_their_player_declined() -> None:
     """R27 view knowledge: a player who drew from the stock instead of taking the discard did not
     want it; hands sampled with that knowledge want it less often than hands sampled without."""

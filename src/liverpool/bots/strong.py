@@ -15,7 +15,8 @@ minus its own, where a deal not over yet counts each hand at the points such a h
 average in greedy games (``EXPECTED_POINTS``, by its deficit and points). Short playouts with this
 estimate choose better in the same time than whole-deal playouts (more samples, less noise; see
 docs/bots.md). A hand sampled for a player who let a discard go (drew from the stock instead) and
-that would have taken it is dealt again. The bot keeps greedy's choice unless another candidate is
+that would have taken it is dealt again, and so is one that, given back its player's last discard,
+would have discarded another card. The bot keeps greedy's choice unless another candidate is
 better by more than ``margin`` standard errors of the paired differences.
 
 Time: ``think`` seconds per decision on average. A decision that needs no search saves its share
@@ -97,7 +98,19 @@ class KnownCards:
         self.known: dict[int, list[Card]] = {}
         self.staged: dict[int, list[Card]] = {}
         self.declined: dict[int, list[Card]] = {}
+        """The discards each player let go by drawing from the stock, this deal."""
+        self.discarded: dict[int, Card] = {}
+        """Each player's last discard this deal."""
         self.stock_draws: dict[int, int] = {}
+        self.last_discard: Card | None = None
+
+    def _reset(self) -> None:
+        self.known = {}
+        self.staged = {}
+        self.declined = {}
+        self.discarded = {}
+        self.stock_draws = {}
+        self.last_discard = None
 
     def _add(self, p: int, card: Card) -> None:
         self.known.setdefault(p, []).append(card)
@@ -114,23 +127,19 @@ class KnownCards:
         if events[0] is not self.first or len(events) < self.count:
             self.first = events[0]
             self.count = 0
-            self.known = {}
-            self.staged = {}
-            self.declined = {}
-            self.stock_draws = {}
+            self._reset()
         parse = parse_card
         wild_rank = view["rules"].get("wild_rank")
-        last_discard: Card | None = None
         for e in events[self.count :]:
             kind = e["type"]
             if kind == "deal":
-                self.known = {}
-                self.staged = {}
-                self.declined = {}
-                self.stock_draws = {}
+                self._reset()
             elif kind in {"draw_discard", "buy"}:
                 self._add(e["player"], parse(e["card"]))
+                if kind == "draw_discard":
+                    self.last_discard = None
             elif kind == "draw_pile":
+                self.last_discard = None
                 for c in e["cards"]:
                     self._add(e["player"], parse(c))
             elif kind == "call_penalty" or (kind == "call" and view["rules"].get("playable_discard") == "liverpool"):
@@ -148,7 +157,7 @@ class KnownCards:
             elif kind in {"lay_off", "discard"}:
                 self._play(e["player"], parse(e["card"]))
                 if kind == "discard":
-                    last_discard = parse(e["card"])
+                    self.last_discard = self.discarded[e["player"]] = parse(e["card"])
             elif kind == "swap":
                 self._play(e["player"], parse(e["card"]))
                 if wild_rank is None:
@@ -160,9 +169,9 @@ class KnownCards:
             elif kind == "draw_stock":
                 p = e["player"]
                 self.stock_draws[p] = self.stock_draws.get(p, 0) + 1
-                if last_discard is not None:
-                    self.declined.setdefault(p, []).append(last_discard)
-                    last_discard = None
+                if self.last_discard is not None:
+                    self.declined.setdefault(p, []).append(self.last_discard)
+                    self.last_discard = None
         self.count = len(events)
         return self.known
 
@@ -189,7 +198,22 @@ def unseen_pool(view: dict[str, Any], rules: RuleSet) -> list[Card]:
     return pool
 
 
-_DECLINE_TRIES: Final = 3
+_RESAMPLE_TRIES: Final = 4
+
+
+def _consistent(shaped: Snapshot, declined: Card | None, thrown: Card | None) -> bool:
+    """Could the (not down) player of ``shaped`` hold its hand, given that it let ``declined`` go
+    and last discarded ``thrown``, when it plays as greedy does?"""
+    if declined is not None and wants_card(shaped, declined):
+        return False
+    if thrown is None or shaped.is_wild(thrown):
+        return True
+    cards = shaped.hand
+    shaped.hand = [*cards, thrown]
+    try:
+        return discard_ranking(shaped, sorted(set(shaped.hand)), full=False)[0][1] == thrown
+    finally:
+        shaped.hand = cards
 
 
 def sample_hidden(
@@ -200,6 +224,7 @@ def sample_hidden(
     s: Snapshot | None = None,
     draws: dict[int, int] | None = None,
     declined: dict[int, list[Card]] | None = None,
+    discards: dict[int, Card] | None = None,
 ) -> tuple[dict[int, Sequence[Card]], list[Card]]:
     """Hands for the other seats and a stock order drawn at random from ``pool``, every known card
     placed in its holder's hand (when the pool still has it).
@@ -209,7 +234,8 @@ def sample_hidden(
     the stock and keeps the best (by greedy's measure), as it would have; a player who is down
     holds no card that fits the table when the pool can avoid it. With ``declined`` (the discards
     each player let go by drawing from the stock) a hand that would have taken the last card its
-    player declined is dealt again (up to ``_DECLINE_TRIES`` times).
+    player declined is dealt again, and with ``discards`` (each player's last discard) so is a hand
+    that, with that card back, would have discarded another (up to ``_RESAMPLE_TRIES`` times).
     """
     me = view["player"]
     sizes = view["hand_sizes"]
@@ -270,7 +296,8 @@ def sample_hidden(
         shaped.down = s.down
         refused = declined.get(p) if declined else None
         last = refused[-1] if refused else None
-        for attempt in range(_DECLINE_TRIES):
+        thrown = discards.get(p) if discards else None
+        for attempt in range(_RESAMPLE_TRIES):
             seen = rest[-(need + extra) :]
             del rest[-(need + extra) :]
             free = hand[forced[p] :] + seen
@@ -286,9 +313,8 @@ def sample_hidden(
             for c in drop:
                 cards.remove(c)
             shaped.hand = cards
-            if last is not None and attempt + 1 < _DECLINE_TRIES and wants_card(shaped, last):
-                # this hand would have taken the card the player let go: deal it another
-                rest[:0] = seen
+            if attempt + 1 < _RESAMPLE_TRIES and not _consistent(shaped, last, thrown):
+                rest[:0] = seen  # deal this hand again
                 continue
             break
         hand[:] = cards
@@ -557,7 +583,8 @@ class StrongBot(Bot):
     speed), ``race`` (stop sampling candidates whose outcome is settled, default on), ``horizon``
     (turns a playout plays before the deal is estimated, default 8; 0 plays to the deal's end),
     ``declined`` (deal again sampled hands that would have taken a card their player let go,
-    default on).
+    default on), ``discards`` (deal again sampled hands that would not have made their player's
+    last discard, default on).
     """
 
     name = "strong"
@@ -574,6 +601,7 @@ class StrongBot(Bot):
         race: bool = True,
         horizon: int | None = DEFAULT_HORIZON,
         declined: bool = True,
+        discards: bool = True,
         **options: Any,
     ) -> None:
         super().__init__(seed=seed, **options)
@@ -588,6 +616,8 @@ class StrongBot(Bot):
         self.horizon = int(horizon) if horizon else None
         """Turns a playout plays before the deal is valued by ``EXPECTED_POINTS`` (None: to its end)."""
         self.use_declined = bool(declined)
+        self.use_discards = bool(discards)
+        """Deal again a sampled hand that would have discarded another card than its player did."""
         """Deal again a sampled hand that would have taken the last discard its player let go."""
         self.race = bool(race)
         """Drop candidates that are settled before the time is up (see ``_race``)."""
@@ -697,7 +727,14 @@ class StrongBot(Bot):
         active = list(range(len(cands)))
         while True:
             hands, stock = sample_hidden(
-                view, pool, known, rng, s, self.cards.stock_draws, self.cards.declined if self.use_declined else None
+                view,
+                pool,
+                known,
+                rng,
+                s,
+                self.cards.stock_draws,
+                self.cards.declined if self.use_declined else None,
+                self.cards.discarded if self.use_discards else None,
             )
             try:
                 base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))

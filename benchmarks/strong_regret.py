@@ -22,10 +22,12 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import pickle
 import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from liverpool import Game
@@ -140,11 +142,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=0.1, help="seconds per decision for the settings")
     parser.add_argument("--reps", type=int, default=2, help="searches per position and setting")
     parser.add_argument("--width", type=int, default=3, help="candidates collected (settings may use fewer)")
+    parser.add_argument("--cache", type=Path, help="keep the positions and oracle values in this file (a pickle)")
     parser.add_argument("--specs", nargs="+", default=["strong:horizon=0:margin=1.0", "strong:margin=1.0", "strong"])
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    positions = collect(args.games, args.seed, args.width)
-    means = oracle(positions, args.oracle_samples, args.seed)
+    key = (args.games, args.seed, args.width, args.oracle_samples)
+    cached = pickle.loads(args.cache.read_bytes()) if args.cache and args.cache.exists() else None
+    if cached is not None and cached[0] == key:
+        positions, means = cached[1], cached[2]
+    else:
+        positions = collect(args.games, args.seed, args.width)
+        means = oracle(positions, args.oracle_samples, args.seed)
+        if args.cache:
+            args.cache.write_bytes(pickle.dumps((key, positions, means)))
     greedy = statistics.fmean(max(v) - v[0] for v in means)
     print(json.dumps({"positions": len(positions), "greedy_choice_regret": round(greedy, 3)}))
     for spec in args.specs:

@@ -247,13 +247,13 @@ def test_playout_horizon_stops_early_and_the_deal_is_estimated() -> None:
     assert not playout(game, horizon=3)
     assert game.deal == 1 and game.turn == 4
     value = strong_module._estimate(game, 0)
-    assert math.isfinite(value)
+    expected = strong_module._expected_points(game)
+    assert math.isfinite(value) and all(e >= 0 for e in expected)
+    assert value == pytest.approx((sum(expected) - expected[0]) / 3 - expected[0])
     # the estimate grows with the hand's points and the cards still missing
-    low = strong_module._expected_points
-    assert strong_module._interpolate(strong_module.EXPECTED_POINTS[1], 60) < strong_module._interpolate(
-        strong_module.EXPECTED_POINTS[4], 60
-    )
-    assert low(game, 0) >= 0
+    read = strong_module._interpolate
+    assert read(strong_module.EXPECTED_POINTS[1], 60) < read(strong_module.EXPECTED_POINTS[4], 60)
+    assert read(strong_module.EXPECTED_POINTS[2], 50) < read(strong_module.EXPECTED_POINTS[2], 90)
 
 
 def test_card_tracker_reads_events_in_any_slices() -> None:

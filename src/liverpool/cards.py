@@ -121,10 +121,11 @@ JOKER: Final = Card(0)
 """The joker (all jokers are equal)."""
 
 _ALL: Final = (JOKER, *(Card(rank, suit) for suit in SUITS for rank in RANKS))
-_NAMES: Final[tuple[str, ...]] = tuple(
-    next(("JK" if c.rank == 0 else RANK_NAMES[c.rank] + c.suit for c in _ALL if c.code == code), "")
-    for code in range(16 * (len(SUITS) + 1))
-)
+_names = [""] * (16 * (len(SUITS) + 1))  # indexed by a card's code
+for _c in _ALL:
+    _names[_c.code] = "JK" if _c.rank == 0 else RANK_NAMES[_c.rank] + _c.suit
+_NAMES: Final[tuple[str, ...]] = tuple(_names)
+del _names, _c
 _BY_TOKEN: dict[str, Card] = {_NAMES[c]: c for c in _ALL}
 _CANONICAL: Final = dict(_BY_TOKEN)
 

@@ -108,6 +108,10 @@ class _Meld:
         m.names = self.names
         return m
 
+    def changed(self) -> None:
+        """Forget what was derived from the cards (they are about to change)."""
+        self.accepts = self.spots = self.names = None
+
     def name_cards(self) -> list[str]:
         """The card tokens of the meld, cached until its cards change."""
         self.names = card_names(self.cards)
@@ -1014,7 +1018,7 @@ class Game:
         elif isinstance(a, LayOff):
             hand.remove(a.card)
             m = self._melds[a.meld]
-            m.accepts = m.spots = m.names = None
+            m.changed()
             if m.kind == "run" and not a.high:
                 m.cards.insert(0, a.card)
                 m.start -= 1
@@ -1027,7 +1031,7 @@ class Game:
             self._after_hand_change(p)
         elif isinstance(a, SwapJoker):
             m = self._melds[a.meld]
-            m.accepts = m.spots = m.names = None
+            m.changed()
             wild = m.cards[a.index]
             m.cards[a.index] = a.card
             if not self.swaps:  # wild cards held before the turn's first swap
@@ -1039,7 +1043,7 @@ class Game:
         elif isinstance(a, Unswap):
             meld_id, value, natural, wild = self.swaps.pop()
             m = self._melds[meld_id]
-            m.accepts = m.spots = m.names = None
+            m.changed()
             m.cards[value - m.start] = wild
             hand.remove(wild)
             hand.append(natural)

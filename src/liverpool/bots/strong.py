@@ -66,6 +66,7 @@ from .greedy import (
     Snapshot,
     analyse,
     choose,
+    discard_choice,
     discard_ranking,
     note_discard,
     related,
@@ -211,7 +212,7 @@ def _consistent(shaped: Snapshot, declined: Card | None, thrown: Card | None) ->
     cards = shaped.hand
     shaped.hand = [*cards, thrown]
     try:
-        return discard_ranking(shaped, sorted(set(shaped.hand)), full=False)[0][1] == thrown
+        return discard_choice(shaped, sorted(set(shaped.hand))) == thrown
     finally:
         shaped.hand = cards
 
@@ -394,7 +395,7 @@ def _discard_or_end(game: Game, s: Snapshot) -> None:
     if not options:
         _apply(game, EndTurn(p))
         return
-    card = discard_ranking(s, options, full=False)[0][1]
+    card = discard_choice(s, options)
     if game.phase == PLAY:
         note_discard(s, card)
     _apply(game, Discard(p, card))

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar, Final
 
 __all__ = [
+    "CARD_NAMES",
     "JOKER",
     "RANKS",
     "RANK_NAMES",
@@ -126,6 +127,8 @@ for _c in _ALL:
     _names[_c.code] = "JK" if _c.rank == 0 else RANK_NAMES[_c.rank] + _c.suit
 _NAMES: Final[tuple[str, ...]] = tuple(_names)
 del _names, _c
+CARD_NAMES: Final = _NAMES
+"""The canonical token of each card, indexed by the card (its code): ``CARD_NAMES[c] == str(c)``."""
 _BY_TOKEN: dict[str, Card] = {_NAMES[c]: c for c in _ALL}
 _CANONICAL: Final = dict(_BY_TOKEN)
 

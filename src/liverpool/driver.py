@@ -29,20 +29,21 @@ class Player(Protocol):
 def next_to_act(game: Game) -> tuple[int, list[Action]]:
     """The seat to ask now and its legal actions: in a draw phase the other players with a buy or
     call open (nearest clockwise first), then the player to draw."""
-    legal = game.legal_actions()
+    legal = game.legal_actions()  # a new list
     p = game.current
-    if game.phase == DRAW:
-        n = game.players
-        nearest = n  # clockwise distance of the nearest other seat with an action
-        for a in legal:
-            q = a.player
-            if q != p:
-                step = (q - p) % n
-                nearest = min(nearest, step)
-        if nearest < n:
-            q = (p + nearest) % n
-            return q, [a for a in legal if a.player == q]
-    return p, [a for a in legal if a.player == p]
+    if game.phase != DRAW:
+        return p, legal  # outside a draw phase only the current player acts
+    n = game.players
+    nearest = n  # clockwise distance of the nearest other seat with an action
+    for a in legal:
+        q = a.player
+        if q != p:
+            step = (q - p) % n
+            nearest = min(nearest, step)
+    if nearest < n:
+        q = (p + nearest) % n
+        return q, [a for a in legal if a.player == q]
+    return p, legal  # no other seat has an action
 
 
 def play_game(

@@ -41,7 +41,7 @@ from .actions import (
     Unswap,
     action_from_dict,
 )
-from .cards import SUITS, Card, card_names, format_cards, full_deck, parse_card
+from .cards import CARD_NAMES, SUITS, Card, card_names, format_cards, full_deck, parse_card
 from .melds import (
     can_extend_run,
     can_extend_set,
@@ -52,7 +52,7 @@ from .melds import (
     set_rank,
 )
 from .rules import Contract, RuleSet, cached_rules
-from .solver import CARD_OF_CODE, RestChecker, can_complete, candidate_melds, solve
+from .solver import CARD_OF_CODE, RestChecker, _solve, can_complete, candidate_melds, solve
 
 __all__ = ["DRAW", "LIVERPOOL_DISCARD", "OVER", "PLAY", "Game", "IllegalAction", "TableMeld"]
 
@@ -89,7 +89,7 @@ class TableMeld:
 class _Meld:
     """Mutable meld inside the engine. ``start`` is a run's first value (1-14)."""
 
-    __slots__ = ("accepts", "cards", "id", "kind", "names", "owner", "spots", "start")
+    __slots__ = ("accepts", "cards", "id", "kind", "owner", "spots", "start", "view")
 
     def __init__(self, id: int, owner: int, kind: str, cards: list[Card], start: int) -> None:
         self.id = id
@@ -99,23 +99,34 @@ class _Meld:
         self.start = start
         self.accepts: list[tuple[Card | None, bool]] | None = None  # cache of Game._accepts
         self.spots: list[tuple[int, int, Card]] | None = None  # cache of Game._wild_spots
-        self.names: list[str] | None = None  # cache of the card tokens for views (copied out)
+        self.view: dict[str, Any] | None = None  # cache of the meld's part of views (copied out)
 
     def copy(self) -> _Meld:
         m = _Meld(self.id, self.owner, self.kind, self.cards[:], self.start)
         m.accepts = self.accepts
         m.spots = self.spots
-        m.names = self.names
+        m.view = self.view
         return m
 
     def changed(self) -> None:
         """Forget what was derived from the cards (they are about to change)."""
-        self.accepts = self.spots = self.names = None
+        self.accepts = self.spots = self.view = None
 
-    def name_cards(self) -> list[str]:
-        """The card tokens of the meld, cached until its cards change."""
-        self.names = card_names(self.cards)
-        return self.names
+    def to_view(self) -> dict[str, Any]:
+        """The meld as views show it: a new dict and card list each time (the parts are cached
+        until the cards change, never handed out)."""
+        cached = self.view
+        if cached is None:
+            cached = self.view = {
+                "id": self.id,
+                "owner": self.owner,
+                "kind": self.kind,
+                "start": self.start,
+                "cards": card_names(self.cards),
+            }
+        out = cached.copy()
+        out["cards"] = out["cards"][:]
+        return out
 
 
 def _remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:
@@ -157,6 +168,50 @@ _SEATS: list[_SeatActions] = [_SeatActions(p) for p in range(12)]
 def _ensure_seats(n: int) -> None:
     while len(_SEATS) < n:
         _SEATS.append(_SeatActions(len(_SEATS)))
+
+
+class _Witness:
+    """A quick sufficient test that a candidate meld leaves the rest of a contract completable (not
+    the whole hand, no card that must be used): beside the candidate, the hand still holds every meld
+    of ``melds`` (a completion of the contract, sets first) but one of the candidate's kind, and
+    those keep the distinct ranks (sets) or suits (runs) the rules may ask for."""
+
+    __slots__ = ("options",)
+
+    def __init__(self, hand: Sequence[Card], melds: list[list[Card]], nsets: int, rules: RuleSet) -> None:
+        left: dict[Card, int] = {}  # the hand's cards (each one a key) outside the completion
+        for card in hand:
+            left[card] = left.get(card, 0) + 1
+        for meld in melds:
+            for card in meld:
+                left[card] -= 1
+        distinct = (rules.sets_distinct_ranks, rules.runs_distinct_suits)
+        keys: list[int | str | None] = (
+            [set_rank(meld, rules) if i < nsets else _run_suit(meld, rules) for i, meld in enumerate(melds)]
+            if distinct[0] or distinct[1]
+            else []
+        )
+        # per kind (0 sets, 1 runs): (cards free once that meld is left out, the other melds' keys)
+        self.options: tuple[list[tuple[dict[Card, int], set[int | str | None]]], ...] = ([], [])
+        for i, meld in enumerate(melds):
+            kind = 0 if i < nsets else 1
+            free = left.copy()
+            for card in meld:
+                free[card] += 1
+            taken = (
+                {keys[j] for j in range(len(melds)) if j != i and (j < nsets) == (kind == 0)}
+                if distinct[kind]
+                else set()
+            )
+            self.options[kind].append((free, taken))
+
+    def __call__(self, kind: int, cards: Sequence[Card], key: int | str | None) -> bool:
+        """Whether a meld of ``kind`` (0 a set, 1 a run) of ``cards`` (from the hand), of rank or suit
+        ``key``, passes."""
+        for free, taken in self.options[kind]:
+            if key not in taken and all(free[c] >= cards.count(c) for c in cards):
+                return True
+        return False
 
 
 def _has_cards(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
@@ -516,7 +571,7 @@ class Game:
     # ------------------------------------------------------------------ events
     def _event(self, event: str, **data: Any) -> None:
         data["type"] = event
-        data["deal"] = self.deal_index + 1 if hasattr(self, "deal_index") else 0
+        data["deal"] = getattr(self, "deal_index", -1) + 1  # 0 while cutting for the dealer
         self.events.append(data)
 
     # ------------------------------------------------------------------ helpers
@@ -977,6 +1032,9 @@ class Game:
             mode = self.rules.playable_discard
             callable_ = mode in ("call", "liverpool") and self.down[p] and self._fits_table(a.card)
             self._next_turn((p + 1) % self.n, discarder=p, callable_=callable_)
+        elif isinstance(a, Pass):  # out of turn, the commonest
+            self.passed.append(p)
+            self._event("pass", player=p)
         elif isinstance(a, DrawStock):
             self._resolve_buys()
             card = self._draw_stock()
@@ -1002,9 +1060,6 @@ class Game:
         elif isinstance(a, Buy):
             self.buy_requests.append(p)
             self._event("buy_request", player=p)
-        elif isinstance(a, Pass):
-            self.passed.append(p)
-            self._event("pass", player=p)
         elif isinstance(a, Call):
             self._do_call(p)
         elif isinstance(a, Meld):
@@ -1299,7 +1354,8 @@ class Game:
         witness: list[list[Card]] | None = None
 
         def completion() -> list[list[Card]] | None:
-            """The best way to lay the rest of the contract from the hand, if any."""
+            """The best way to lay the rest of the contract from the hand, if any (the solver's
+            answer to the question the greedy bot asks too, memoised)."""
             return solve(
                 hand,
                 left_sets,
@@ -1328,14 +1384,20 @@ class Game:
             checker = RestChecker(hand, rules) if check else None
             if checker is not None and not checker((), left_sets, left_runs, ranks, suits):
                 return []
+            # The best completion (wanted below) first: a witness that spares most existence tests.
+            if check:
+                witness = _solve(hand, left_sets, left_runs, rules, False, None, ranks, suits)
+            fits = _Witness(hand, witness, left_sets, rules) if witness else None
             if left_sets > 0:
                 distinct = rules.sets_distinct_ranks
                 for cards in candidate_melds(hand, "set", rules, exact=exact):
                     rank = set_rank(cards, rules)
                     if distinct and rank in ranks:
                         continue
-                    if checker is None or checker(
-                        cards, left_sets - 1, left_runs, ranks | {rank} if rank else ranks, suits
+                    if (
+                        checker is None
+                        or (fits is not None and fits(0, cards, rank))
+                        or checker(cards, left_sets - 1, left_runs, ranks | {rank} if rank else ranks, suits)
                     ):
                         out.append(Meld(p, "set", tuple(cards)))
             if left_runs > 0:
@@ -1344,13 +1406,17 @@ class Game:
                     suit = _run_suit(cards, rules)
                     if distinct and suit in suits:
                         continue
-                    if checker is None or checker(cards, left_sets, left_runs - 1, ranks, suits | {suit}):
+                    if (
+                        checker is None
+                        or (fits is not None and fits(1, cards, suit))
+                        or checker(cards, left_sets, left_runs - 1, ranks, suits | {suit})
+                    ):
                         out.append(Meld(p, "run", tuple(cards)))
         if check:
             # The listing puts wild cards only in gaps, but the contract may be completable only with
             # a wild card standing where the hand holds the natural: list the melds of the best
             # completion too, so that a lay-down the hand can make is always among the actions.
-            best = witness if must is not None or contract.whole_hand else completion()
+            best = witness
             listed = {(a.kind, a.cards) for a in out if isinstance(a, Meld)}
             for i, cards in enumerate(best or []):
                 kind = "set" if i < left_sets else "run"  # sets come first
@@ -1372,17 +1438,22 @@ class Game:
     ) -> bool:
         """A quick sufficient test that a new meld of ``kind`` leaves the contract completable:
         some completion ``witness`` of the hand, less one of its melds of that kind, still fits in
-        ``rest`` and its other melds keep the distinct-rank/suit options."""
+        ``rest`` (is exactly ``rest`` in a whole-hand deal, R15) and its other melds keep the
+        distinct-rank/suit options."""
         rules = self.rules
-        if self.contract.whole_hand:
-            return False
-        have = Counter(rest)
+        whole = self.contract.whole_hand
+        size = sum(map(len, witness))
+        have: Counter[Card] | None = None
         for i, meld in enumerate(witness):
+            if whole and len(rest) != size - len(meld):
+                continue  # the other melds cannot be exactly the rest
             if (kind == "set") != (set_rank(meld, rules) is not None and not _is_run(meld, rules)):
                 continue
+            if have is None:
+                have = Counter(rest)
             others = witness[:i] + witness[i + 1 :]
             need = Counter(c for m in others for c in m)
-            if any(have[c] < k for c, k in need.items()):
+            if any(have[c] < k for c, k in need.items()) or (whole and have != need):
                 continue
             if must is not None and must not in need:
                 continue
@@ -1406,7 +1477,7 @@ class Game:
         if cached is None or cached[0] is not c:
             text = {"sets": c.sets, "runs": c.runs, "cards": c.cards, "whole_hand": c.whole_hand, "text": c.describe()}
             cached = self._contract_view = (c, text)
-        names = card_names
+        names = CARD_NAMES
         phase = self.phase
         draw = phase == DRAW
         over = phase == OVER
@@ -1414,6 +1485,7 @@ class Game:
         unswapped = self.unswapped
         taken = self.taken
         must = self.must_meld
+        melds = self._melds
         return {
             "player": player,
             "players": self.n,
@@ -1425,24 +1497,15 @@ class Game:
             "phase": phase,
             "turn": self.turn,
             "version": len(self.actions),
-            "hand": names(self.hands[player]),
-            "hand_sizes": list(map(len, self.hands)),
+            "hand": [names[c] for c in self.hands[player]],
+            "hand_sizes": [len(h) for h in self.hands],
             "down": self.down[:],
             "buys_used": self.buys_used[:],
             "scores": self._scores[:],
-            "deal_scores": [s[:] for s in self.deal_scores],
-            "melds": [
-                {
-                    "id": m.id,
-                    "owner": m.owner,
-                    "kind": m.kind,
-                    "start": m.start,
-                    "cards": (m.names or m.name_cards())[:],
-                }
-                for m in self._melds
-            ],
-            "staged": [{"kind": k, "cards": names(cards)} for k, cards in self.pending] if self.pending else [],
-            "discard_pile": names(self.discard),
+            "deal_scores": list(map(list.copy, self.deal_scores)),
+            "melds": [m.to_view() for m in melds] if melds else [],
+            "staged": [{"kind": k, "cards": card_names(cards)} for k, cards in self.pending] if self.pending else [],
+            "discard_pile": [names[c] for c in self.discard],
             "stock_size": len(self.stock),
             "deck_size": self._deck_size,
             "buy_window": draw and self.fresh and rules.buying,

@@ -113,7 +113,7 @@ class _Ctx:
         pts = self.pts
         self.wild_key: Callable[[Card], tuple[int, int]] = lambda c: (-pts[c.rank], c.code)
         self.cover_memo: dict[tuple[int, int], int] = {}
-        self.variants_memo: dict[tuple[tuple[int, ...], int, bool], list[_Variant]] = {}
+        self.variants_memo: dict[tuple[int, int, bool], list[_Variant]] = {}
         self.tables: dict[tuple[tuple[int, ...], int, int, bool, int, bool], list[_Entry | None] | None] = {}
         self.results: dict[tuple[object, ...], _Solution | None] = {}
         # the quick existence test (:func:`_exists`) covers every run length a run can have (R3)
@@ -240,16 +240,16 @@ class _Ctx:
 
     def variants(self, counts: tuple[int, ...], budget: int, exact: bool) -> list[_Variant]:
         """Every run one suit's naturals (``counts`` by rank) and up to ``budget`` wilds can form."""
-        key = (counts, budget, exact)
-        hit = self.variants_memo.get(key)
-        if hit is not None:
-            return hit
         nat = 0
         for r in range(1, 14):
             if counts[r]:
                 nat |= 1 << r
         if nat & 2 and self.top == 14:
             nat |= 1 << 14
+        key = (nat, budget, exact)  # only which ranks are held matters
+        hit = self.variants_memo.get(key)
+        if hit is not None:
+            return hit
         vp = self.vpts
         rmin = self.run_min
         top = self.top
@@ -541,6 +541,9 @@ CARD_OF_CODE: Final = [
 ]
 """The card of each card code (the joker where no card has the code)."""
 
+_VALUE_CARDS: Final = [[CARD_OF_CODE[16 * si + 16 + (v if v <= 13 else 1)] for v in range(15)] for si in range(4)]
+"""The card of each value 0-14 of a run (14 a high ace) per suit index; slices of these are new lists."""
+
 _CTXS: dict[int, tuple[RuleSet, _Ctx]] = {}
 _CTX_OF_RULES: dict[RuleSet, _Ctx] = {}
 
@@ -587,21 +590,35 @@ def _search(
     rcount = [0] * 14
     wilds: list[Card] = []
     total = 0
-    for card in hand:
+    for card in hand:  # a card is its code
         r = card.rank
         total += pts[r]
         if r in wild_ranks:
             wilds.append(card)
         else:
-            code = card.code
-            cnt[code] += 1
-            nat[code >> 4] |= 1 << r
+            cnt[card] += 1
+            nat[card >> 4] |= 1 << r
             rcount[r] += 1
     nmin = ctx.set_naturals
     if nsets and sum(x // nmin for x in rcount) < nsets:
         return None
+    if whole and not nsets:
+        # Every natural goes into a run of its suit (R15). A run holds nat_per_run naturals at least
+        # and one of each rank at most (R3, R12), so a suit needs as many runs as it holds copies of
+        # its commonest rank.
+        npr = ctx.nat_per_run
+        need = 0
+        for si in range(1, 5):
+            if nat[si]:
+                counts = cnt[16 * si + 1 : 16 * si + 14]
+                if sum(counts) < npr:
+                    return None
+                need += max(counts)
+        if need > nruns:
+            return None
     if len(wilds) > 1:
         wilds.sort(key=ctx.wild_key)
+    top_wild = pts[wilds[0].rank] if wilds else 0  # the wilds by falling points
     must_wild = False
     must_r = must_si = -1
     if must is not None:
@@ -620,7 +637,6 @@ def _search(
     wp = [0]
     for card in wilds:
         wp.append(wp[-1] + pts[card.rank])
-    top_wild = max((pts[card.rank] for card in wilds), default=0)
 
     # Runs: which naturals could some run hold (R3, R12, R13, R19)?
     rel = [0, 0, 0, 0]
@@ -638,7 +654,13 @@ def _search(
                     capacity += 1
                 else:
                     base = 16 * si + 16
-                    capacity += max(1, sum(cnt[base + r] for r in range(1, 14) if cov >> r & 1) // npr)
+                    held = 0
+                    bits = cov
+                    while bits:
+                        low = bits & -bits
+                        held += cnt[base + low.bit_length() - 1]
+                        bits ^= low
+                    capacity += max(1, held // npr)
         if capacity < nruns:
             return None
 
@@ -1212,7 +1234,7 @@ def _build(ctx: _Ctx, sol: _Solution, whole: bool) -> list[list[Card]]:
     sets: list[list[Card]] = []
     for r, opt in groups:
         m = opt[0]
-        cards = [Card(r, SUITS[si]) for si in range(4) for _ in range(opt[1][si])]
+        cards = [CARD_OF_CODE[16 * si + 16 + r] for si in range(4) for _ in range(opt[1][si])]
         group = [cards[j::m] for j in range(m)]
         sets.extend(group)
     # wilds: first what each set needs, then extras up to the cap
@@ -1231,13 +1253,10 @@ def _build(ctx: _Ctx, sol: _Solution, whole: bool) -> list[list[Card]]:
             s.append(next(wild_iter))
     out_runs: list[list[Card]] = []
     for si, (_, _, _, a, b, wmask) in sorted(runs, key=lambda x: (x[0], x[1][3], x[1][4], x[1][5])):
-        suit = SUITS[si]
+        value_cards = _VALUE_CARDS[si]
         run = []
         for v in range(a, b + 1):
-            if wmask >> v & 1:
-                run.append(next(wild_iter))
-            else:
-                run.append(Card(v if v <= 13 else 1, suit))
+            run.append(next(wild_iter) if wmask >> v & 1 else value_cards[v])
         out_runs.append(run)
     return sets + out_runs
 
@@ -1322,6 +1341,21 @@ def solve(
         ctx = _ctx(rules)
         if ctx.fast and not _exists(ctx, hand, sets, runs, used_set_ranks, used_run_suits):
             return None  # the quick existence test rules it out: no search for the best melds
+    return _solve(hand, sets, runs, rules, whole_hand, must_use, used_set_ranks, used_run_suits)
+
+
+def _solve(
+    hand: Sequence[Card],
+    sets: int,
+    runs: int,
+    rules: RuleSet,
+    whole_hand: bool,
+    must_use: Card | None,
+    used_set_ranks: frozenset[int],
+    used_run_suits: frozenset[str],
+) -> list[list[Card]] | None:
+    """:func:`solve` without its quick existence test, for a caller that has made that test already
+    (the answer, memoised, is the same)."""
     ctx, sol = _cached(
         rules,
         hand,
@@ -1459,12 +1493,13 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
                 continue
             c = [cnt[16 + r], cnt[32 + r], cnt[48 + r], cnt[64 + r]]
             limit = [min(x, 1) for x in c] if ctx.set_distinct_suits else c
-            suit_cards = [by_code[16 + r], by_code[32 + r], by_code[48 + r], by_code[64 + r]]
-            for take in product(*(range(x, -1, -1) for x in limit)):
-                n = sum(take)
+            # per suit, from the most cards down: (how many, those cards)
+            choices = [[(t, [by_code[16 * si + 16 + r]] * t) for t in range(limit[si], -1, -1)] for si in range(4)]
+            for (t0, c0), (t1, c1), (t2, c2), (t3, c3) in product(*choices):
+                n = t0 + t1 + t2 + t3
                 if n < nmin or n > high:
                     continue
-                naturals = [suit_cards[si] for si in range(4) for _ in range(take[si])]
+                naturals = c0 + c1 + c2 + c3
                 for ws in wild_sets:
                     if low <= n + len(ws) <= high:
                         out.append(naturals + ws)
@@ -1480,10 +1515,12 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
         windows = ctx.run_windows(nat, min(nwild, 4), exact)
         if not windows:
             continue
-        base = 16 * si + 16
-        value_cards = [by_code[base + (v if v <= 13 else 1)] for v in range(15)]
+        value_cards = _VALUE_CARDS[si]
         for a, b, miss, k in windows:
             # a run of naturals in place and spaced wild cards in the gaps is valid (R3, R12, R19)
+            if not k:
+                out.append(value_cards[a : b + 1])
+                continue
             seqs = sequences.get(k)
             if seqs is None:
                 seqs = sequences[k] = _wild_sequences(kinds, k)

@@ -1,0 +1,171 @@
+"""The engine's shortcuts in listing lay-downs against the plain algorithm they stand for.
+
+``Game._legal_melds`` takes the solver's best completion first and lets it vouch for candidates
+(:class:`liverpool.game._Witness`, ``Game._witness_allows``) instead of running the existence test
+or search on each; ``reference_legal_melds`` below is the listing without those shortcuts. They must
+agree exactly (same melds, same order) in every position.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from liverpool import Game, Meld, RuleSet
+from liverpool.actions import Action
+from liverpool.cards import full_deck
+from liverpool.game import DRAW, PLAY, _Witness
+from liverpool.melds import set_rank
+from liverpool.rules import parse_schedule
+from liverpool.solver import RestChecker, can_complete, candidate_melds, solve
+
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "liverpool": ("liverpool", {}),
+    "contract": ("contract", {}),
+    "wild_exact": ("liverpool", {"wild_rank": 2, "exact_melds": True}),
+    "distinct": (
+        "liverpool",
+        {"sets_distinct_ranks": True, "runs_distinct_suits": True, "set_distinct_suits": True, "set_max": 4},
+    ),
+    "whole": ("liverpool", {"schedule": parse_schedule("2S/8,1S1R/8,2R/9*,1S2R/12*,3R/12*")}),
+    "penalty_pile": ("liverpool", {"failed_meld_penalty": 10, "pile_draw": True, "wild_rank": 2}),
+    "pile": ("contract", {"pile_draw": True}),
+}
+
+
+def reference_legal_melds(game: Game, p: int) -> list[Action]:
+    """``Game._legal_melds`` without the completion witness: every candidate is checked by the
+    existence test (or by ``_meld_problem`` with no witness, that is by the solver), and the best
+    completion is asked for afterwards."""
+    rules, contract = game.rules, game.contract
+    hand = game.hands[p]
+    counts = game._pending_counts()
+    sets, runs, ranks, suits = counts
+    left_sets, left_runs = contract.sets - sets, contract.runs - runs
+    check = not rules.failed_meld_penalty or game.must_meld is not None
+    must = game.must_meld
+    if must is not None and game._pending_has(must):
+        must = None
+    exact = rules.exact_melds and not contract.whole_hand
+    out: list[Action] = []
+    witness = None
+
+    def completion() -> list[list[Any]] | None:
+        return solve(
+            hand,
+            left_sets,
+            left_runs,
+            rules,
+            whole_hand=contract.whole_hand,
+            must_use=must,
+            used_set_ranks=ranks,
+            used_run_suits=suits,
+        )
+
+    if check and (must is not None or contract.whole_hand):
+        witness = completion()
+        if witness is None:
+            return []
+        for kind, left in (("set", left_sets), ("run", left_runs)):
+            if left > 0:
+                for cards in candidate_melds(hand, kind, rules, exact=exact):
+                    if game._meld_problem(p, kind, cards, True) is None:
+                        out.append(Meld(p, kind, tuple(cards)))
+    else:
+        checker = RestChecker(hand, rules) if check else None
+        if checker is not None and not checker((), left_sets, left_runs, ranks, suits):
+            return []
+        if left_sets > 0:
+            for cards in candidate_melds(hand, "set", rules, exact=exact):
+                rank = set_rank(cards, rules)
+                if rules.sets_distinct_ranks and rank in ranks:
+                    continue
+                if checker is None or checker(
+                    cards, left_sets - 1, left_runs, ranks | {rank} if rank else ranks, suits
+                ):
+                    out.append(Meld(p, "set", tuple(cards)))
+        if left_runs > 0:
+            for cards in candidate_melds(hand, "run", rules, exact=exact):
+                suit = next(c.suit for c in cards if not rules.is_wild(c.rank))
+                if rules.runs_distinct_suits and suit in suits:
+                    continue
+                if checker is None or checker(cards, left_sets, left_runs - 1, ranks, suits | {suit}):
+                    out.append(Meld(p, "run", tuple(cards)))
+    if check:
+        best = witness if must is not None or contract.whole_hand else completion()
+        listed = {(a.kind, a.cards) for a in out if isinstance(a, Meld)}
+        for i, cards in enumerate(best or []):
+            kind = "set" if i < left_sets else "run"
+            if (kind, tuple(cards)) not in listed and game._meld_problem(p, kind, cards, check) is None:
+                out.append(Meld(p, kind, tuple(cards)))
+    return out
+
+
+def _eager(legal: list[Action], rng: random.Random) -> Action:
+    melds = [a for a in legal if isinstance(a, Meld)]
+    return rng.choice(melds) if melds and rng.random() < 0.8 else rng.choice(legal)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_legal_melds_agree_with_the_reference(variant: str) -> None:
+    preset, options = VARIANTS[variant]
+    rule_set = RuleSet.preset(preset).with_options(**options) if options else RuleSet.preset(preset)
+    rng = random.Random(variant)
+    compared = 0
+    for game_number in range(3):
+        players = max(rule_set.min_players, 3 + game_number)
+        game = Game.new(players=players, rules=rule_set, seed=rng.getrandbits(32))
+        deck = full_deck(rule_set.packs_for(players), rule_set.jokers_per_pack)
+        steps = 0
+        while not game.is_over and steps < 2500:
+            p = game.current
+            if game.phase == PLAY and not game.down[p] and not game.retracted:
+                assert game._legal_melds(p) == reference_legal_melds(game, p)
+                compared += 1
+                # a random hand of the same size in the same position (melding hands are rare)
+                saved = game.hands[p]
+                for _ in range(3):
+                    game.hands[p] = rng.sample(deck, len(saved))
+                    assert game._legal_melds(p) == reference_legal_melds(game, p)
+                    compared += 1
+                game.hands[p] = saved
+            legal = game.legal_actions(None if game.phase == DRAW else p)
+            game.apply(_eager(legal, rng))
+            steps += 1
+    assert compared > 100
+
+
+def test_witness_is_sound() -> None:
+    """Whenever the witness vouches for a candidate, the existence test agrees."""
+    rng = random.Random(5)
+    for preset in ("liverpool", "contract"):
+        rule_set = RuleSet.preset(preset)
+        deck = full_deck(2, 2)
+        vouched = 0
+        for _ in range(400):
+            contract = rng.choice(rule_set.schedule[:6])
+            hand = rng.sample(deck, rng.randint(10, 14))
+            best = solve(hand, contract.sets, contract.runs, rule_set)
+            if not best:
+                continue
+            fits = _Witness(hand, best, contract.sets, rule_set)
+            checker = RestChecker(hand, rule_set)
+            for kind, left in ((0, contract.sets), (1, contract.runs)):
+                if not left:
+                    continue
+                for cards in candidate_melds(hand, "set" if kind == 0 else "run", rule_set):
+                    nat = [c for c in cards if not rule_set.is_wild(c.rank)]
+                    key = nat[0].rank if kind == 0 else nat[0].suit
+                    if fits(kind, cards, key):
+                        vouched += 1
+                        sets, runs = contract.sets - (kind == 0), contract.runs - (kind == 1)
+                        ranks = frozenset({key}) if kind == 0 else frozenset()
+                        suits = frozenset({key}) if kind == 1 else frozenset()
+                        assert checker(cards, sets, runs, ranks, suits)  # type: ignore[arg-type]
+                        rest = list(hand)
+                        for c in cards:
+                            rest.remove(c)
+                        assert can_complete(rest, sets, runs, rule_set)
+        assert vouched > 100

@@ -1,4 +1,5 @@
-"""Greedy's fast exact computations against the slower reference implementations they replaced."""
+"""Greedy's fast exact computations against the slower reference implementations they replaced,
+and its lazy memo entries against plain :func:`analyse`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,17 @@ import random
 import pytest
 
 from liverpool import RuleSet
-from liverpool.bots.greedy import Tactics, _runs_only, _suit_runs, _suit_whole
+from liverpool.bots.greedy import (
+    Tactics,
+    _measure,
+    _runs_only,
+    _suit_runs,
+    _suit_whole,
+    analyse,
+    deficit_of,
+    deficits_without,
+)
+from liverpool.cards import JOKER, Card
 
 _BIG = 1 << 20
 
@@ -217,3 +228,60 @@ def test_runs_only_matches_reference(rules: RuleSet) -> None:
         for jokers in (0, 2):
             expected = reference_runs_only(t, m1, m2, m3, 3, jokers, True)
             assert _runs_only(t, m1, m2, m3, 3, jokers, True) == expected
+
+
+def _hand(rng: random.Random, deck: list[Card]) -> list[Card]:
+    return [rng.choice(deck) for _ in range(rng.randint(4, 17))]
+
+
+DECK = [JOKER] + [Card(r, s) for s in "SHDC" for r in range(1, 14)]
+CONTRACTS = [(2, 0), (3, 0), (1, 1), (2, 1), (1, 2), (0, 2), (0, 3), (2, 2)]
+
+
+@pytest.mark.parametrize(
+    "rules", [RuleSet(), RuleSet.preset("contract"), RuleSet(wild_rank=2)], ids=["lp", "ct", "wild"]
+)
+def test_bounded_search_matches_full(rules: RuleSet) -> None:
+    """``_measure`` with ``below`` finds the same plan when the deficit is under it, else says ``below``."""
+    rng = random.Random(3)
+    t = Tactics(rules)
+    for _ in range(1500):
+        codes = bytes(sorted(_hand(rng, DECK)))
+        sets, runs = rng.choice(CONTRACTS)
+        whole = rng.random() < 0.3
+        full = _measure(t, codes, sets, runs, whole)
+        for below in range(8):
+            got = _measure(t, codes, sets, runs, whole, below)
+            if sets and runs:
+                assert got == full if full[0] < below else got[0] == below, (codes, sets, runs, whole, below)
+
+
+@pytest.mark.parametrize(
+    "rules", [RuleSet(), RuleSet.preset("contract"), RuleSet(wild_rank=2)], ids=["lp", "ct", "wild"]
+)
+def test_lazy_memo_entries_match_analyse(rules: RuleSet) -> None:
+    """``deficit_of`` (with or without a bound) and ``deficits_without`` leave memo entries from
+    which ``analyse`` answers as a fresh memo would."""
+    rng = random.Random(5)
+    lazy = Tactics(rules)
+    for _ in range(600):
+        hand = _hand(rng, DECK)
+        sets, runs = rng.choice(CONTRACTS)
+        whole = rng.random() < 0.3
+        fresh = Tactics(rules)
+        expected = analyse(fresh, hand, sets, runs, whole)
+        below = rng.randint(0, 6)
+        assert deficit_of(lazy, hand, sets, runs, whole, below) == min(expected[0], below)
+        assert deficit_of(lazy, hand, sets, runs, whole) == expected[0]
+        cards = sorted(set(hand))
+        for card in cards[::2]:  # bounds known for some of the hands left
+            rest = list(hand)
+            rest.remove(card)
+            deficit_of(lazy, rest, sets, runs, whole, rng.randint(0, 3))
+        rests = deficits_without(lazy, hand, cards, sets, runs, whole)
+        for card, deficit in zip(cards, rests, strict=True):
+            rest = list(hand)
+            rest.remove(card)
+            assert deficit == analyse(Tactics(rules), rest, sets, runs, whole)[0]
+            assert analyse(lazy, rest, sets, runs, whole) == analyse(Tactics(rules), rest, sets, runs, whole)
+        assert analyse(lazy, hand, sets, runs, whole) == expected

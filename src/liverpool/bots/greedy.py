@@ -74,6 +74,10 @@ _COST_SHIFT: Final = 24
 :data:`_MISS_SHIFT`, ranks kept below."""
 _MISS_SHIFT: Final = 16
 _NO_STATE: Final = 1 << 50
+_UNPLANNED: Final[tuple[int, ...]] = ()
+"""The keep of a memo entry holding the deficit without its plan (:func:`deficits_without`)."""
+_AT_LEAST: Final[tuple[int, ...]] = (-1,)
+"""The keep of a memo entry of :func:`deficit_of` holding only a lower bound of the deficit."""
 
 
 # --------------------------------------------------------------------------------------- rules
@@ -148,7 +152,176 @@ def analyse(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool)
     memo = t.memo
     hit = memo.get(key)
     if hit is not None:
-        return hit
+        if len(hit[1]) == 4:
+            return hit
+        res = memo[key] = _measure(t, key[0], sets, runs, whole)  # an entry without its plan
+        return res
+    res = _measure(t, key[0], sets, runs, whole)
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = res
+    return res
+
+
+def deficit_of(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool, below: int = _BIG) -> int:
+    """``min(analyse(t, hand, sets, runs, whole)[0], below)``, working out no more than that.
+
+    The memo gets the same keys as :func:`analyse` would give it, but for a contract of sets and
+    runs an entry may hold only a lower bound of the deficit (:data:`_AT_LEAST`, when the search for
+    a deficit under ``below`` found none), and :func:`deficits_without` leaves out plans
+    (:data:`_UNPLANNED`); :func:`analyse` works the plan out when asked."""
+    key = (bytes(sorted(hand)), sets, runs, whole)
+    memo = t.memo
+    hit = memo.get(key)
+    if hit is not None:
+        if hit[0] >= below:
+            return below
+        if hit[1] is not _AT_LEAST:
+            return hit[0]
+        res = memo[key] = _bounded(t, key[0], sets, runs, whole, below)  # the bound known is too low
+        return res[0] if res[0] < below else below
+    res = _bounded(t, key[0], sets, runs, whole, below)
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = res
+    return res[0] if res[0] < below else below
+
+
+def _bounded(
+    t: Tactics, codes: bytes, sets: int, runs: int, whole: bool, below: int
+) -> tuple[int, tuple[int, ...], int]:
+    """The memo entry :func:`deficit_of` makes for the sorted card codes ``codes``: the plan, or
+    (``below``, :data:`_AT_LEAST`, 0) when the deficit is not under ``below``."""
+    if sets and runs and below < _BIG:
+        res = _measure(t, codes, sets, runs, whole, below)
+        return res if res[0] < below else (below, _AT_LEAST, 0)
+    return _measure(t, codes, sets, runs, whole)
+
+
+def deficits_without(
+    t: Tactics, hand: Sequence[Card], cards: Sequence[Card], sets: int, runs: int, whole: bool
+) -> list[int]:
+    """``[deficit_of(t, hand less card, sets, runs, whole) for card in cards]`` (cards of ``hand``).
+
+    For a contract of runs only the suits are independent: a natural card changes the table of its
+    own suit only, so the knapsack over the other suits is shared by the cards of one suit
+    (:func:`_runs_knapsack`) and the memo remembers the deficits without their plans."""
+    memo = t.memo
+    out = []
+    codes = bytes(sorted(hand))
+    runs_only = runs and not sets
+    shared: dict[int, dict[int, int]] = {}
+    masks = None
+    wild = t.wild
+    for card in cards:
+        rest = bytearray(codes)
+        rest.remove(card)
+        key = (bytes(rest), sets, runs, whole)
+        hit = memo.get(key)
+        if hit is not None and hit[1] is not _AT_LEAST:
+            out.append(hit[0])
+            continue
+        r = card & 15
+        if runs_only and r and r != wild:
+            if masks is None:
+                masks = _masks(t, codes)
+            jokers, m1, m2, m3, _, _ = masks
+            si = (card >> 4) - 1
+            others = shared.get(si)
+            if others is None:
+                others = shared[si] = _runs_knapsack(t, m1, m2, m3, runs, jokers, whole, si)
+            bit = 1 << r
+            a1, a2, a3 = m1[si], m2[si], m3[si]
+            copies = codes.count(card)
+            if copies == 1:
+                a1 ^= bit
+            elif copies == 2:
+                a2 ^= bit
+            elif copies == 3:
+                a3 ^= bit
+            res: tuple[int, tuple[int, ...], int] = (
+                _runs_finish(t, others, (a1, a2, a3), runs, jokers, whole),
+                _UNPLANNED,
+                0,
+            )
+        else:
+            res = _measure(t, key[0], sets, runs, whole)
+        if hit is None and len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = res
+        out.append(res[0])
+    return out
+
+
+def _runs_tables(t: Tactics, a1: int, a2: int, a3: int, runs: int, whole: bool) -> list[tuple[int, int, int]]:
+    """The table of :func:`_runs_only` for one suit."""
+    if whole:
+        return _suit_whole(t, a1, a2, a3, runs)
+    return _suit_table(t, a1, a2, a3, runs)
+
+
+def _runs_knapsack(
+    t: Tactics, m1: list[int], m2: list[int], m3: list[int], runs: int, jokers: int, whole: bool, skip: int
+) -> dict[int, int]:
+    """The knapsack of :func:`_runs_only` over the suits but ``skip``, deficits only: state (runs
+    planned * (wild places + 1) + wild places, capped at the wild cards held) -> least cost."""
+    most = 1 if t.runs_distinct else runs
+    wilds = min(jokers, runs * t.run_cap)
+    width = wilds + 1
+    states = {0: 0}
+    for si in range(4):
+        if si == skip or not m1[si]:
+            continue
+        states = _knapsack_step(states, _runs_tables(t, m1[si], m2[si], m3[si], runs, whole), runs, most, width)
+    return states
+
+
+def _knapsack_step(
+    states: dict[int, int], table: list[tuple[int, int, int]], runs: int, most: int, width: int
+) -> dict[int, int]:
+    """One suit more in a knapsack of :func:`_runs_knapsack`."""
+    wilds = width - 1
+    new: dict[int, int] = {}
+    get = new.get
+    for state, cost in states.items():
+        used, places = divmod(state, width)
+        top = runs - used
+        for k in range((top if top < most else most) + 1):
+            c, cp, _ = table[k]
+            room = places + cp
+            nxt = (used + k) * width + (room if room < wilds else wilds)
+            total = cost + c
+            cur = get(nxt)
+            if cur is None or total < cur:
+                new[nxt] = total
+    return new
+
+
+def _runs_finish(
+    t: Tactics, states: dict[int, int], suit: tuple[int, int, int], runs: int, jokers: int, whole: bool
+) -> int:
+    """The deficit of :func:`_runs_only` from the knapsack ``states`` of the other suits and the
+    masks ``suit`` of the last one."""
+    most = 1 if t.runs_distinct else runs
+    run_len = t.run_min
+    run_cap = t.run_cap
+    wilds = min(jokers, runs * run_cap)
+    width = wilds + 1
+    if suit[0]:
+        states = _knapsack_step(states, _runs_tables(t, suit[0], suit[1], suit[2], runs, whole), runs, most, width)
+    best = _BIG
+    for state, cost in states.items():
+        used, places = divmod(state, width)
+        left = runs - used
+        room = places + left * run_cap
+        total = cost + left * run_len - (room if room < wilds else wilds)
+        best = total if total < best else best
+    return best
+
+
+def _masks(t: Tactics, codes: bytes) -> tuple[int, list[int], list[int], list[int], list[int], int]:
+    """(wild cards, rank masks per suit of the first, second and third copies, count per rank,
+    naturals) of the card codes ``codes``."""
     wild = t.wild
     jokers = 0
     m1 = [0, 0, 0, 0]
@@ -156,7 +329,7 @@ def analyse(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool)
     m3 = [0, 0, 0, 0]
     rc = [0] * 14
     naturals = 0
-    for code in key[0]:  # card codes: (suit index + 1) * 16 + rank, 0 for a joker
+    for code in codes:  # card codes: (suit index + 1) * 16 + rank, 0 for a joker
         r = code & 15
         if r == 0 or r == wild:
             jokers += 1
@@ -172,11 +345,24 @@ def analyse(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool)
         else:
             m1[si] |= bit
         rc[r] += 1
+    return jokers, m1, m2, m3, rc, naturals
+
+
+def _measure(
+    t: Tactics, codes: bytes, sets: int, runs: int, whole: bool, below: int = _BIG
+) -> tuple[int, tuple[int, ...], int]:
+    """:func:`analyse` of the sorted card codes ``codes``, worked out (no memo). With ``below``, a
+    contract of sets and runs searches only for deficits under it: the result is exact when its
+    deficit is under ``below`` (the same plan found first), else its deficit is ``below``."""
+    wild = t.wild
+    jokers, m1, m2, m3, rc, naturals = _masks(t, codes)
+    if runs and not sets:
+        return _runs_only(t, m1, m2, m3, runs, jokers, whole)
     set_min = t.set_min
     set_cap = t.set_cap
     run_len = t.run_min
     run_cap = t.run_cap
-    best = _BIG
+    best = below
     keep = [0, 0, 0, 0]
     keep_sets = 0
 
@@ -235,18 +421,7 @@ def analyse(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool)
         deficit = missing - min(jokers, cap)
         if whole:
             deficit += naturals - used
-        res: tuple[int, tuple[int, ...], int] = (deficit, (0, 0, 0, 0), chosen)
-        if len(memo) > _MEMO_LIMIT:
-            memo.clear()
-        memo[key] = res
-        return res
-
-    if not sets:
-        res = _runs_only(t, m1, m2, m3, runs, jokers, whole)
-        if len(memo) > _MEMO_LIMIT:
-            memo.clear()
-        memo[key] = res
-        return res
+        return deficit, (0, 0, 0, 0), chosen
 
     # run candidates: per suit the windows whose held ranks no other window of the suit contains
     cands: list[tuple[int, int, int]] = []
@@ -348,11 +523,7 @@ def analyse(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool)
             chosen_runs.pop()
 
     rec(0, 0, m1, m2, m3, rc, 0, 0, 0)
-    res = (best, (keep[0], keep[1], keep[2], keep[3]), keep_sets)
-    if len(memo) > _MEMO_LIMIT:
-        memo.clear()
-    memo[key] = res
-    return res
+    return best, (keep[0], keep[1], keep[2], keep[3]), keep_sets
 
 
 def _suit_runs(t: Tactics, a1: int, a2: int, a3: int, k: int, whole: bool) -> tuple[int, int, int]:
@@ -516,23 +687,27 @@ def _runs_only(
 ) -> tuple[int, tuple[int, ...], int]:
     """:func:`analyse` for a contract of runs only: the suits are independent. A knapsack over the
     suits; the ranks kept pack one suit per 16 bits, and a state (runs left, wild places) one int."""
-    suits = [si for si in range(4) if m1[si]]
-    if whole:
-        tables = [_suit_whole(t, m1[si], m2[si], m3[si], runs) for si in suits]
-    else:
-        tables = [_suit_table(t, m1[si], m2[si], m3[si], runs) for si in suits]
-    most = 1 if t.runs_distinct else runs
     run_len = t.run_min
     run_cap = t.run_cap
-    wilds = min(jokers, runs * run_cap)
+    wilds = jokers if jokers < runs * run_cap else runs * run_cap
+    most = 1 if t.runs_distinct else runs
+    none = _NO_STATE
+    if whole:
+        memo = t.whole_memo
+        make = _suit_whole
+    else:
+        memo = t.table_memo
+        make = _suit_table
     if not wilds:
-        # no wild cards: a knapsack over the suits on the runs left
-        none = _NO_STATE
-        costs = [none] * (runs + 1)
+        costs = [none] * runs + [0]  # costs[left]
         keeps = [0] * (runs + 1)
-        costs[runs] = 0
-        for i, si in enumerate(suits):
-            table = tables[i]
+        for si in range(4):
+            a1 = m1[si]
+            if not a1:
+                continue
+            table = memo.get((a1, m2[si], m3[si], runs))
+            if table is None:
+                table = make(t, a1, m2[si], m3[si], runs)
             shift = 16 * si
             ncosts = [none] * (runs + 1)
             nkeeps = [0] * (runs + 1)
@@ -541,7 +716,7 @@ def _runs_only(
                 if cost == none:
                     continue
                 kept = keeps[left]
-                for k in range(min(left, most) + 1):
+                for k in range((left if left < most else most) + 1):
                     c, _, kp = table[k]
                     total = cost + c
                     if total < ncosts[left - k]:
@@ -556,34 +731,43 @@ def _runs_only(
             if cost != none and cost + left * run_len < best_total:
                 best_total, best_kept = cost + left * run_len, keeps[left]
         return best_total, _unpack_keep(best_kept), 0
-    # knapsack over the suits: (runs left) << 8 | (wild places, capped at the wilds held) -> (cost, kept)
-    dp: dict[int, tuple[int, int]] = {runs << 8: (0, 0)}
-    for i, si in enumerate(suits):
-        table = tables[i]
+    costs_d = {runs << 8: 0}
+    keeps_d = {runs << 8: 0}
+    for si in range(4):
+        a1 = m1[si]
+        if not a1:
+            continue
+        table = memo.get((a1, m2[si], m3[si], runs))
+        if table is None:
+            table = make(t, a1, m2[si], m3[si], runs)
         shift = 16 * si
-        steps = [(k << 8, c, cp, kp << shift) for k, (c, cp, kp) in enumerate(table[: most + 1])]
-        new: dict[int, tuple[int, int]] = {}
+        new: dict[int, int] = {}
+        nkept: dict[int, int] = {}
         get = new.get
-        for state, (cost, kept) in dp.items():
+        for state, cost in costs_d.items():
             left = state >> 8
-            base = state - (state & 255)
             caps = state & 255
-            for down, c, cp, kp in steps[: (left if left < most else most) + 1]:
+            base = state - caps
+            kept = keeps_d[state]
+            for k in range((left if left < most else most) + 1):
+                c, cp, kp = table[k]
                 room = caps + cp
-                key = base - down + (room if room < wilds else wilds)
+                key = base - (k << 8) + (room if room < wilds else wilds)
                 total = cost + c
                 cur = get(key)
-                if cur is None or total < cur[0]:
-                    new[key] = (total, kept | kp)
-        dp = new
+                if cur is None or total < cur:
+                    new[key] = total
+                    nkept[key] = kept | kp << shift
+        costs_d = new
+        keeps_d = nkept
     best = _BIG
     best_keep = 0
-    for state, (cost, kept) in dp.items():
+    for state, cost in costs_d.items():
         left = state >> 8
         room = (state & 255) + left * run_cap
         total = cost + left * run_len - (room if room < wilds else wilds)
         if total < best:
-            best, best_keep = total, kept
+            best, best_keep = total, keeps_d[state]
     return best, _unpack_keep(best_keep), 0
 
 
@@ -628,23 +812,21 @@ def _extend(mask: int, w: int) -> int:
     return out
 
 
-def deficit_of(t: Tactics, hand: Sequence[Card], sets: int, runs: int, whole: bool) -> int:
-    return analyse(t, hand, sets, runs, whole)[0]
-
-
 # --------------------------------------------------------------------------------------- snapshot
 class Snapshot:
     """What one seat knows, in the form the decision logic reads."""
 
     __slots__ = (
+        "_collects",
+        "_hand",
+        "_source",
         "buy_window",
-        "collects",
         "contract_cards",
         "current",
         "discard_pile",
         "down",
-        "hand",
         "hand_sizes",
+        "hand_tokens",
         "me",
         "meld_list",
         "meld_view",
@@ -672,7 +854,8 @@ class Snapshot:
         self.runs = 0
         self.whole = False
         self.contract_cards = 0
-        self.hand: list[Card] = []
+        self._hand: list[Card] | None = []
+        self.hand_tokens: list[str] = []  # the view's hand, parsed when ``hand`` is first asked for
         self.hand_sizes: list[int] = []
         self.down: list[bool] = []
         self.meld_list: list[tuple[int, str, list[Card], int]] | None = []
@@ -685,7 +868,44 @@ class Snapshot:
         self.swaps = 0
         self.stock_size = 0
         self.buy_window = False
-        self.collects: dict[int, list[Card]] = {}
+        self._collects: dict[int, list[Card]] | None = {}
+        self._source: tuple[EventTracker, dict[str, Any]] | None = None
+
+    @property
+    def hand(self) -> list[Card]:
+        """The seat's cards."""
+        hand = self._hand
+        if hand is None:
+            hand = self._hand = parse_tokens(self.hand_tokens)
+        return hand
+
+    @hand.setter
+    def hand(self, cards: list[Card]) -> None:
+        self._hand = cards
+
+    @property
+    def hand_size(self) -> int:
+        """``len(self.hand)``, without reading the cards."""
+        hand = self._hand
+        return len(hand) if hand is not None else len(self.hand_tokens)
+
+    @property
+    def collects(self) -> dict[int, list[Card]]:
+        """The cards each player took from the discard pile this deal (see :class:`EventTracker`)."""
+        collects = self._collects
+        if collects is None:
+            source = self._source
+            collects = self._collects = source[0].update(source[1]) if source is not None else {}
+        return collects
+
+    @collects.setter
+    def collects(self, collects: dict[int, list[Card]]) -> None:
+        self._collects = collects
+
+    def track(self, tracker: EventTracker, view: dict[str, Any]) -> None:
+        """Read ``collects`` from ``tracker`` updated with ``view`` when it is first asked for."""
+        self._collects = None
+        self._source = (tracker, view)
 
     @property
     def melds(self) -> list[tuple[int, str, list[Card], int]]:
@@ -715,7 +935,8 @@ class Snapshot:
         s.contract_cards = c["cards"]
         parse = parse_card
         cards = parse_tokens
-        s.hand = cards(view["hand"])
+        s._hand = None
+        s.hand_tokens = view["hand"]
         s.hand_sizes = view["hand_sizes"]
         s.down = view["down"]
         melds = view["melds"]
@@ -733,7 +954,8 @@ class Snapshot:
         s.swaps = len(view["swaps"])
         s.stock_size = view["stock_size"]
         s.buy_window = view["buy_window"]
-        s.collects = {}
+        s._collects = {}
+        s._source = None
         return s
 
     @classmethod
@@ -944,14 +1166,9 @@ def discard_ranking(s: Snapshot, options: Sequence[Card], full: bool = True) -> 
     for c in unused:
         out.append((usefulness(s, c, hand) * TUNING.useful_weight - pts[c.rank] * point_weight + feeds(s, c, acc), c))
     if used and (full or not unused):
-        measure = not unused
-        for c in used:
-            if measure:
-                rest = list(hand)
-                rest.remove(c)
-                d = analyse(t, rest, s.sets, s.runs, s.whole)[0] - deficit
-            else:
-                d = 1
+        rests = deficits_without(t, hand, used, s.sets, s.runs, s.whole) if not unused else None
+        for i, c in enumerate(used):
+            d = rests[i] - deficit if rests is not None else 1
             score = (
                 1000.0 * (1 + d)
                 + usefulness(s, c, hand) * TUNING.useful_weight
@@ -975,6 +1192,8 @@ def note_discard(s: Snapshot, card: Card) -> None:
     hit = t.memo.get(key)
     if hit is None:
         return
+    if len(hit[1]) != 4:  # an entry without its plan: plan it
+        hit = analyse(t, s.hand, s.sets, s.runs, s.whole)
     _, keep, set_ranks = hit
     r = card.rank
     if set_ranks >> r & 1 or keep[(card.code >> 4) - 1] >> r & 1:
@@ -1000,18 +1219,18 @@ def wants_card(s: Snapshot, card: Card, buying: bool = False) -> bool:
     t = s.t
     if buying:
         # buying costs penalty cards: worth it early in the deal with a hand that is not too large
-        extra = len(s.hand) + 1 + s.rules.buy_penalty - s.contract_cards
+        extra = s.hand_size + 1 + s.rules.buy_penalty - s.contract_cards
         if extra > TUNING.buy_extra or s.danger() >= TUNING.buy_danger:
             return False
     if not s.is_wild(card) and not related(s, card, s.hand):
         return False
-    base = analyse(t, s.hand, s.sets, s.runs, s.whole)[0]
+    base = deficit_of(t, s.hand, s.sets, s.runs, s.whole)
     if base <= 0 and not buying and can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole):
         # already able to go down: take it only when it goes down with the contract
         return s.is_wild(card) or can_complete(
             [*s.hand, card], s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=card
         )
-    after = analyse(t, [*s.hand, card], s.sets, s.runs, s.whole)[0]
+    after = deficit_of(t, [*s.hand, card], s.sets, s.runs, s.whole, base)
     if after >= base:
         return False
     if not buying:
@@ -1317,7 +1536,7 @@ class GreedyBot(Bot):
         if len(legal) == 1:
             return legal[0]
         s = Snapshot.from_view(view)
-        s.collects = self.tracker.update(view)
+        s.track(self.tracker, view)
         if s.rules.pile_draw and any(isinstance(a, DrawFromPile) for a in legal):
             s.discard_pile = parse_tokens(view["discard_pile"])
         return choose(s, legal)

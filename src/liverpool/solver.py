@@ -346,9 +346,10 @@ def _extra_wilds(
                 continue
             out.append((k + extra + 1, base - lost - vp[p], left, a, b, w))
             if extra + 1 < free:
-                rec(i + 1, w, lost + vp[p], extra + 1)
+                rec(i + 1, w, lost + vp[p], extra + 1)  # noqa: F821 (see the del below)
 
     rec(0, miss, 0, 0)
+    del rec  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
 
 
 def _unchain(chain: _Chain | None) -> tuple[tuple[int, _Variant], ...]:
@@ -417,7 +418,7 @@ def _cover_runs(
                 if not ok or not any(left):
                     continue
                 mine = bool(v[2] & must_bits)
-                for (w, h), rest in cover(tuple(left), k - 1).items():
+                for (w, h), rest in cover(tuple(left), k - 1).items():  # noqa: F821 (see the del below)
                     w += v[0]
                     if w <= budget:
                         out.setdefault((w, h or mine), (i, *rest))
@@ -435,6 +436,7 @@ def _cover_runs(
         if best[w] is None:
             best[w] = (total_pts, tuple((0, variants[i]) for i in idx))
             found = True
+    del cover  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
     return found
 
 
@@ -511,7 +513,7 @@ def _multi_runs(
                     break
             else:
                 nxt = b if split[d + 1] == split[d] else 0
-                pick(d + 1, nxt, new_used, p, nhit)
+                pick(d + 1, nxt, new_used, p, nhit)  # noqa: F821 (see the del below)
             chosen.pop()
 
     def splits(d: int, low: int, left: int) -> None:
@@ -523,16 +525,17 @@ def _multi_runs(
             e = best[target]
             cur = e[0] if e is not None else -1
             rest = [sum(tops[w] for w in split[k:]) for k in range(m + 1)]
-            pick(0, 0, [], 0, False)
+            pick(0, 0, [], 0, False)  # noqa: F821 (see the del below)
             return
         for w in range(low, left + 1):
             if w * (m - d) > left:
                 break
             split.append(w)
-            splits(d + 1, w, left - w)
+            splits(d + 1, w, left - w)  # noqa: F821 (see the del below)
             split.pop()
 
     splits(0, 0, budget)
+    del pick, splits  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
     return found
 
 
@@ -928,13 +931,14 @@ def _search(
                 continue
             if m:
                 chosen.append((ranks[i][0], opt))
-            rec(i + 1, left - m, melded + opt[2], wmin + opt[3], wmax + opt[4], lost + opt[5], hit or opt[6])
+            rec(i + 1, left - m, melded + opt[2], wmin + opt[3], wmax + opt[4], lost + opt[5], hit or opt[6])  # noqa: F821 (see the del below)
             if m:
                 chosen.pop()
             if done:
                 return
 
     rec(0, nsets, 0, 0, 0, dead, False)
+    del rec  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
     return best
 
 
@@ -1146,7 +1150,7 @@ def _exists_in(
                 cnt[c] -= 1
                 rc[c & 15] -= 1
             if left > 1:
-                found = pick(i + 1 if runs_distinct else i, left - 1, wilds - w, base)
+                found = pick(i + 1 if runs_distinct else i, left - 1, wilds - w, base)  # noqa: F821 (see the del below)
             else:
                 found = not nsets or _sets_fit(ctx, cnt, rc, ranks, wilds - w, nsets)
             for c in held:
@@ -1156,7 +1160,9 @@ def _exists_in(
                 return True
         return False
 
-    return pick(0, nruns, nwild, -1)
+    exists = pick(0, nruns, nwild, -1)
+    del pick  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
+    return exists
 
 
 class RestChecker:
@@ -1434,11 +1440,12 @@ def _wild_sequences(kinds: list[tuple[Card, int]], n: int) -> list[list[Card]]:
             if left[i]:
                 left[i] -= 1
                 seq.append(card)
-                rec()
+                rec()  # noqa: F821 (see the del below)
                 seq.pop()
                 left[i] += 1
 
     rec()
+    del rec  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
     return out
 
 

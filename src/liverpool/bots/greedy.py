@@ -514,15 +514,16 @@ def _measure(
             else:
                 nrc = rcounts
             chosen_runs.append((si, w))
-            rec(level + 1, i, n1, n2, n3, nrc, missing + miss, cap + min(miss, run_cap), held + h)
+            rec(level + 1, i, n1, n2, n3, nrc, missing + miss, cap + min(miss, run_cap), held + h)  # noqa: F821 (see the del below)
             chosen_runs.pop()
         # a run of which no card is held yet
         if missing + left * run_len + root_smiss < best:
             chosen_runs.append((0, 0))
-            rec(level + 1, ncand, b1, b2, b3, rcounts, missing + run_len, cap + run_cap, held)
+            rec(level + 1, ncand, b1, b2, b3, rcounts, missing + run_len, cap + run_cap, held)  # noqa: F821 (see the del below)
             chosen_runs.pop()
 
     rec(0, 0, m1, m2, m3, rc, 0, 0, 0)
+    del rec  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
     return best, (keep[0], keep[1], keep[2], keep[3]), keep_sets
 
 

@@ -9,13 +9,14 @@ agree exactly (same melds, same order) in every position.
 from __future__ import annotations
 
 import random
+from itertools import product
 from typing import Any
 
 import pytest
 
 from liverpool import Game, Meld, RuleSet
 from liverpool.actions import Action
-from liverpool.cards import full_deck
+from liverpool.cards import SUITS, Card, full_deck
 from liverpool.game import DRAW, PLAY, _Witness
 from liverpool.melds import set_rank
 from liverpool.rules import parse_schedule
@@ -192,3 +193,57 @@ def test_play_leaves_no_reference_cycles(preset: str) -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+def reference_candidate_sets(hand: list[Card], rules: RuleSet, *, exact: bool) -> list[list[Card]]:
+    """The sets ``candidate_melds`` lists, as its first version built them: for each rank, every
+    product of per-suit choices (most cards first, the first suit outermost) times every multiset of
+    the hand's wild cards (sorted by length, the wilds worth most first)."""
+    wr = rules.wild_rank or 0
+    wild_count: dict[Card, int] = {}
+    naturals: dict[tuple[int, int], int] = {}
+    for card in hand:
+        if card.rank in (0, wr):
+            wild_count[card] = wild_count.get(card, 0) + 1
+        else:
+            key = (card.rank, SUITS.index(card.suit))
+            naturals[key] = naturals.get(key, 0) + 1
+    kinds = sorted(wild_count.items(), key=lambda kv: (-rules.points(kv[0].rank), kv[0].code))
+    wild_sets = [
+        [card for (card, _), k in zip(kinds, counts, strict=True) for _ in range(k)]
+        for counts in product(*(range(k + 1) for _, k in kinds))
+    ]
+    wild_sets.sort(key=len)
+    low = rules.set_min
+    high = rules.set_min if exact else (rules.set_max if rules.set_max is not None else 1 << 30)
+    nmin = rules.set_min_naturals
+    out: list[list[Card]] = []
+    for r in range(1, 14):
+        c = [naturals.get((r, si), 0) for si in range(4)]
+        if sum(c) < nmin:
+            continue
+        limit = [min(x, 1) for x in c] if rules.set_distinct_suits else c
+        choices = [[[Card(r, SUITS[si])] * t for t in range(limit[si], -1, -1)] for si in range(4)]
+        for c0, c1, c2, c3 in product(*choices):
+            nat = c0 + c1 + c2 + c3
+            if nmin <= len(nat) <= high:
+                out.extend(nat + ws for ws in wild_sets if low <= len(nat) + len(ws) <= high)
+    return out
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"wild_rank": 2}, {"set_distinct_suits": True, "set_max": 4}, {"wild_rank": 2, "set_max": 5}],
+    ids=["plain", "wild", "distinct_suits", "wild_max"],
+)
+def test_candidate_sets_agree_with_the_reference(options: dict[str, Any]) -> None:
+    rng = random.Random(17)
+    deck = full_deck(3, 3)
+    for preset in ("liverpool", "contract"):
+        rules = RuleSet.preset(preset).with_options(**options)
+        for _ in range(1500):
+            hand = rng.sample(deck, rng.randint(0, 16))
+            for exact in (False, True):
+                assert candidate_melds(hand, "set", rules, exact=exact) == reference_candidate_sets(
+                    hand, rules, exact=exact
+                )

@@ -208,8 +208,20 @@ class _Witness:
     def __call__(self, kind: int, cards: Sequence[Card], key: int | str | None) -> bool:
         """Whether a meld of ``kind`` (0 a set, 1 a run) of ``cards`` (from the hand), of rank or suit
         ``key``, passes."""
-        for free, taken in self.options[kind]:
-            if key not in taken and all(free[c] >= cards.count(c) for c in cards):
+        options = self.options[kind]
+        if not options:
+            return False
+        need: dict[Card, int] = {}
+        for card in cards:
+            need[card] = need.get(card, 0) + 1
+        wanted = need.items()
+        for free, taken in options:
+            if key in taken:
+                continue
+            for card, k in wanted:
+                if free[card] < k:
+                    break
+            else:
                 return True
         return False
 
@@ -1486,6 +1498,7 @@ class Game:
         taken = self.taken
         must = self.must_meld
         melds = self._melds
+        name = names.__getitem__
         return {
             "player": player,
             "players": self.n,
@@ -1497,15 +1510,15 @@ class Game:
             "phase": phase,
             "turn": self.turn,
             "version": len(self.actions),
-            "hand": [names[c] for c in self.hands[player]],
-            "hand_sizes": [len(h) for h in self.hands],
+            "hand": list(map(name, self.hands[player])),
+            "hand_sizes": list(map(len, self.hands)),
             "down": self.down[:],
             "buys_used": self.buys_used[:],
             "scores": self._scores[:],
             "deal_scores": list(map(list.copy, self.deal_scores)),
             "melds": [m.to_view() for m in melds] if melds else [],
             "staged": [{"kind": k, "cards": card_names(cards)} for k, cards in self.pending] if self.pending else [],
-            "discard_pile": [names[c] for c in self.discard],
+            "discard_pile": list(map(name, self.discard)),
             "stock_size": len(self.stock),
             "deck_size": self._deck_size,
             "buy_window": draw and self.fresh and rules.buying,
@@ -1522,7 +1535,7 @@ class Game:
             "unswapped": [list(u) for u in unswapped] if unswapped else [],
             "swap_base": self.swap_base,
             "retracted": self.retracted,
-            "rules": self._rules_dict,
+            "rules": self._rules_dict,  # shared, read-only: cached_rules knows it by identity
             "events": self.events[self.deal_events_start :],  # public records, shared: do not mutate
             "is_over": over,
             "winners": self.winners if over else [],

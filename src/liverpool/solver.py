@@ -593,10 +593,10 @@ def _search(
     rcount = [0] * 14
     wilds: list[Card] = []
     total = 0
-    for card in hand:  # a card is its code
-        r = card.rank
+    for card in hand:  # a card is its code: rank code & 15, suit index (code >> 4) - 1
+        r = card & 15
         total += pts[r]
-        if r in wild_ranks:
+        if not r or r == wr:
             wilds.append(card)
         else:
             cnt[card] += 1
@@ -1469,9 +1469,9 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
     rc = [0] * 14
     masks = [0, 0, 0, 0, 0]
     wild_count: dict[Card, int] = {}
-    for card in hand:
-        r = card.rank
-        if r in (0, wr):
+    for card in hand:  # a card is its code
+        r = card & 15
+        if not r or r == wr:
             wild_count[card] = wild_count.get(card, 0) + 1
         else:
             cnt[card] += 1
@@ -1495,18 +1495,21 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
         low = ctx.set_min
         high = ctx.set_min if exact else (ctx.set_max if ctx.set_max is not None else _INF)
         nmin = ctx.set_naturals
+        distinct_suits = ctx.set_distinct_suits
         for r in range(1, 14):
             if rc[r] < nmin:
                 continue
-            c = [cnt[16 + r], cnt[32 + r], cnt[48 + r], cnt[64 + r]]
-            limit = [min(x, 1) for x in c] if ctx.set_distinct_suits else c
-            # per suit, from the most cards down: (how many, those cards)
-            choices = [[(t, [by_code[16 * si + 16 + r]] * t) for t in range(limit[si], -1, -1)] for si in range(4)]
-            for (t0, c0), (t1, c1), (t2, c2), (t3, c3) in product(*choices):
-                n = t0 + t1 + t2 + t3
+            # the naturals taken, suit by suit (the first suit outermost), from the most cards down
+            combos: list[list[Card]] = [[]]
+            for code in range(16 + r, 80, 16):
+                t = cnt[code]
+                if t:
+                    card = by_code[code]
+                    combos = [prev + [card] * k for prev in combos for k in range(1 if distinct_suits else t, -1, -1)]
+            for naturals in combos:
+                n = len(naturals)
                 if n < nmin or n > high:
                     continue
-                naturals = c0 + c1 + c2 + c3
                 for ws in wild_sets:
                     if low <= n + len(ws) <= high:
                         out.append(naturals + ws)

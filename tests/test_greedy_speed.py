@@ -10,14 +10,21 @@ import pytest
 
 from liverpool import RuleSet
 from liverpool.bots.greedy import (
+    _COST_SHIFT,
+    _MISS_SHIFT,
+    _NO_STATE,
+    Snapshot,
     Tactics,
     _measure,
     _runs_only,
     _suit_runs,
     _suit_whole,
+    _whole_plan,
     analyse,
     deficit_of,
     deficits_without,
+    feeds,
+    usefulness,
 )
 from liverpool.cards import JOKER, Card
 
@@ -92,6 +99,129 @@ def reference_suit_whole(t: Tactics, a1: int, a2: int, a3: int, runs: int) -> li
                 if val is not None and val[0] + skipped < best[j][0]:
                     best[j] = (val[0] + skipped, min(val[1], j * t.run_cap), val[2])
     return best
+
+
+def reference_whole_plan(t: Tactics, held_mask: int, runs: int) -> list[tuple[int, int, int]]:
+    """``_whole_plan`` as it was before its rows were unrolled for runs of 3 and 4."""
+    run_len = t.run_min
+    top = t.top
+    has = [(held_mask >> r) & 1 for r in range(14)]
+    best: list[tuple[int, int, int]] = [(held_mask.bit_count(), 0, 0)] + [(_BIG, 0, 0)] * runs
+    held = [v for v in range(1, top + 1) if has[v if v <= 13 else 1]]
+    first = max(1, held[0] - run_len + 1) if held else 1
+    last = min(top, held[-1] + run_len - 1) if held else top
+    shift = _COST_SHIFT
+    none = _NO_STATE
+    wild_place = (1 << shift) | (1 << _MISS_SHIFT)
+    prev = run_len - 1
+    blank = [none] * (run_len - 1)
+    for high_ace in (0, 1) if has[1] and top == 14 else (0,):
+        lo, hi = first, last
+        if high_ace:
+            hi = top
+            if not any(has[2:14]):
+                lo = max(1, top - run_len + 1)
+        elif has[1]:
+            lo = 1
+        skipped = 0  # cards outside [lo, hi] are left over
+        for v in range(1, top + 1):
+            if lo <= v <= hi:
+                continue
+            r = v if v <= 13 else 1
+            if r == 1 and top == 14 and (v == 14) != bool(high_ace):
+                continue
+            skipped += has[r]
+        # rows[j - 1][length]: j runs begun, the current one ``length`` long (capped at run_len; 0
+        # outside a run), for the j reached so far; ``free``: no run begun (every card left over)
+        free = 0
+        rows: list[list[int]] = []
+        for v in range(lo, hi + 1):
+            r = v if v <= 13 else 1
+            if has[r] and not (r == 1 and top == 14 and (v == 14) != bool(high_ace)):
+                bit = 1 << r
+                inc = 0
+                out = 1 << shift
+            else:
+                bit = 0
+                inc = wild_place
+                out = 0
+            start = (free | bit) + inc  # the state of a run just begun, from the row before
+            free += out
+            new = []
+            for row in rows:
+                a = row[0]
+                b = row[run_len]
+                s = a if a >> shift <= b >> shift else b  # end the run (or stay out)
+                x = row[prev]
+                grown = x if x >> shift <= b >> shift else b
+                if bit:
+                    new.append([s + out, start, *[y | bit for y in row[1:prev]], grown | bit])
+                else:
+                    new.append([s, start, *[y + inc for y in row[1:prev]], grown + inc])
+                start = (s | bit) + inc
+            if len(new) < runs and start < none:
+                new.append([none, start, *blank])
+            rows = new
+        for j, row in enumerate(rows, 1):
+            for val in (row[0], row[run_len]):
+                if val < none:
+                    cost = (val >> shift) + skipped
+                    if cost < best[j][0]:
+                        missing = (val >> _MISS_SHIFT) & 0xFF
+                        cap = j * t.run_cap
+                        best[j] = (cost, missing if missing < cap else cap, val & 0xFFFF)
+    return best
+
+
+def reference_usefulness(s: Snapshot, card: Card, hand: list[Card]) -> float:
+    """``usefulness`` as it was: a walk over the hand per card."""
+    t = s.t
+    wild = t.wild
+    r = card.rank
+    if r == 0 or r == wild:
+        return 100.0
+    u = 0.0
+    run_len = t.run_min
+    suit = card.suit
+    high = 14 if r == 1 else r
+    seen_self = False
+    for c in hand:
+        if c is card and not seen_self:
+            seen_self = True
+            continue
+        cr = c.rank
+        if cr == 0 or cr == wild:
+            continue
+        if cr == r:
+            if s.sets:
+                u += 1.0
+            elif c.suit == suit:
+                u += 0.1
+        elif s.runs and c.suit == suit:
+            d = abs(cr - r)
+            if r == 1 or cr == 1:
+                d = min(d, abs(high - (14 if cr == 1 else cr)))
+            if d < run_len:
+                u += (run_len - d) / run_len
+    return u
+
+
+def reference_feeds(s: Snapshot, card: Card, acc: tuple[frozenset[int], bool] | None) -> float:
+    """``feeds`` as it was, reading everything per card."""
+    nxt = (s.me + 1) % s.n
+    pen = 0.0
+    if acc is not None and s.fits(card, acc):
+        for p in range(s.n):
+            if p != s.me and s.down[p]:
+                pen += 6.0 if p == nxt else 2.0
+    wanted = s.collects.get(nxt)
+    if wanted and not s.down[nxt]:
+        for c in wanted:
+            if c.rank == card.rank and (s.sets or c.suit == card.suit):
+                pen += 5.0
+            elif c.suit == card.suit and s.runs and abs(c.rank - card.rank) <= 2:
+                pen += 3.0
+    return pen
 
 
 def reference_runs_only(
@@ -285,3 +415,74 @@ def test_lazy_memo_entries_match_analyse(rules: RuleSet) -> None:
             assert deficit == analyse(Tactics(rules), rest, sets, runs, whole)[0]
             assert analyse(lazy, rest, sets, runs, whole) == analyse(Tactics(rules), rest, sets, runs, whole)
         assert analyse(lazy, hand, sets, runs, whole) == expected
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"run_min={r.run_min},ace_high={r.ace_high}")
+def test_whole_plan_matches_reference(rules: RuleSet) -> None:
+    """The unrolled rows of ``_whole_plan`` against the plain ones: every rank mask for the presets'
+    run lengths, random ones for the others."""
+    t = Tactics(rules)
+    if rules.run_min in (3, 4):
+        masks = range(0, 1 << 14, 2)
+    else:
+        rng = random.Random(rules.run_min)
+        masks = [rng.getrandbits(13) << 1 for _ in range(500)]
+    for mask in masks:
+        for runs in (1, 2, 3, 4):
+            assert _whole_plan(t, mask, runs) == reference_whole_plan(t, mask, runs), (mask, runs)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [RuleSet(), RuleSet.preset("contract"), RuleSet(wild_rank=2), RuleSet(run_min=5)],
+    ids=["lp", "ct", "wild", "run5"],
+)
+def test_usefulness_and_feeds_match_reference(rules: RuleSet) -> None:
+    """The tabled ``usefulness`` and ``feeds`` give the very floats of the per-card walks."""
+    rng = random.Random(17)
+    t = Tactics(rules)
+    for _ in range(1500):
+        s = Snapshot()
+        s.rules = rules
+        s.t = t
+        s.sets, s.runs = rng.choice([*CONTRACTS, (0, 0)])
+        s.n = rng.randint(2, 6)
+        s.me = rng.randrange(s.n)
+        s.down = [rng.random() < 0.3 for _ in range(s.n)]
+        s.collects = {p: _hand(rng, DECK)[: rng.randint(0, 4)] for p in range(s.n) if rng.random() < 0.7}
+        hand = _hand(rng, DECK)
+        s.hand = hand
+        acc = None
+        if rng.random() < 0.7:
+            acc = (frozenset(int(c) for c in _hand(rng, DECK)), rng.random() < 0.5)
+        for card in [*hand, rng.choice(DECK)]:
+            assert usefulness(s, card, hand) == reference_usefulness(s, card, hand), (hand, card)
+            assert feeds(s, card, acc) == reference_feeds(s, card, acc)
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "contract"])
+def test_remembered_accepts_match_fresh(preset: str) -> None:
+    """``accepts`` of a view's snapshot, remembered per table, against one worked out from the
+    parsed melds (setting ``melds`` makes a snapshot forget the view's)."""
+    from liverpool.bots import get
+    from liverpool.driver import next_to_act
+    from liverpool.game import Game
+
+    checked = 0
+    for seed in range(3):
+        game = Game.new(players=4, seed=seed, rules=RuleSet.preset(preset))
+        bots = [get("greedy", seed=i) for i in range(4)]
+        while not game.is_over:
+            seat, legal = next_to_act(game)
+            view = game.view(seat)
+            if view["melds"]:
+                s = Snapshot.from_view(view)
+                first = s.accepts()
+                assert s.accepts() == first
+                fresh = Snapshot.from_view(view)
+                fresh.melds = fresh.melds
+                assert not fresh.meld_view
+                assert fresh.accepts() == first
+                checked += 1
+            game.apply(bots[seat].act(view, legal))
+    assert checked > 50

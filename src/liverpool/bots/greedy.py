@@ -111,6 +111,8 @@ class Tactics:
         self.whole_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
         self.plan_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.table_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
+        self.use_rows: dict[tuple[bool, bool, int], list[float]] = {}
+        self.accept_memo: dict[tuple[Any, ...], tuple[frozenset[int], bool]] = {}
 
 
 _TACTICS: dict[int, tuple[RuleSet, Tactics]] = {}
@@ -641,6 +643,16 @@ def _whole_plan(t: Tactics, held_mask: int, runs: int) -> list[tuple[int, int, i
             if r == 1 and top == 14 and (v == 14) != bool(high_ace):
                 continue
             skipped += has[r]
+        if run_len == 3 or run_len == 4:
+            for j, (a, b) in enumerate(_whole_rows(has, lo, hi, top, high_ace, runs, run_len == 4), 1):
+                for val in (a, b):
+                    if val < none:
+                        cost = (val >> shift) + skipped
+                        if cost < best[j][0]:
+                            missing = (val >> _MISS_SHIFT) & 0xFF
+                            cap = j * t.run_cap
+                            best[j] = (cost, missing if missing < cap else cap, val & 0xFFFF)
+            continue
         # rows[j - 1][length]: j runs begun, the current one ``length`` long (capped at run_len; 0
         # outside a run), for the j reached so far; ``free``: no run begun (every card left over)
         free = 0
@@ -681,6 +693,62 @@ def _whole_plan(t: Tactics, held_mask: int, runs: int) -> list[tuple[int, int, i
                         cap = j * t.run_cap
                         best[j] = (cost, missing if missing < cap else cap, val & 0xFFFF)
     return best
+
+
+def _whole_rows(
+    has: list[int], lo: int, hi: int, top: int, high_ace: int, runs: int, four: bool
+) -> list[tuple[int, int]]:
+    """The rows of :func:`_whole_plan` for runs of 3 (``four`` off) or 4 places, worked out one row
+    at a time: row j at a value reads row j at the value before and the state row j - 1 ends there
+    with, so each row is a pass over the values with its states in locals. Returns per row begun
+    (in order) its final (outside a run, in a run of full length) states."""
+    shift = _COST_SHIFT
+    none = _NO_STATE
+    wild_place = (1 << shift) | (1 << _MISS_SHIFT)
+    left_over = 1 << shift
+    steps: list[tuple[int, int, int]] = []  # (bit, inc, out) per value
+    starts: list[int] = []  # the state of a run just begun at each value, from the row before
+    free = 0
+    for v in range(lo, hi + 1):
+        r = v if v <= 13 else 1
+        if has[r] and not (r == 1 and top == 14 and (v == 14) != bool(high_ace)):
+            bit = 1 << r
+            steps.append((bit, 0, left_over))
+            starts.append(free | bit)
+            free += left_over
+        else:
+            steps.append((0, wild_place, 0))
+            starts.append(free + wild_place)
+    n = len(steps)
+    out: list[tuple[int, int]] = []
+    begin = 0  # the first value at which this row may begin
+    for _ in range(runs):
+        c = begin
+        while c < n and starts[c] >= none:
+            c += 1
+        if c >= n:
+            break
+        nxt = [none] * n
+        a = y2 = x = b = none
+        y1 = starts[c]
+        if four:
+            for i in range(c + 1, n):
+                bit, inc, lost = steps[i]
+                s = a if a >> shift <= b >> shift else b  # end the run (or stay out)
+                grown = x if x >> shift <= b >> shift else b
+                nxt[i] = (s | bit) + inc
+                a, y1, y2, x, b = s + lost, starts[i], (y1 | bit) + inc, (y2 | bit) + inc, (grown | bit) + inc
+        else:
+            for i in range(c + 1, n):
+                bit, inc, lost = steps[i]
+                s = a if a >> shift <= b >> shift else b
+                grown = x if x >> shift <= b >> shift else b
+                nxt[i] = (s | bit) + inc
+                a, y1, x, b = s + lost, starts[i], (y1 | bit) + inc, (grown | bit) + inc
+        out.append((a, b))
+        starts = nxt
+        begin = c + 1
+    return out
 
 
 def _runs_only(
@@ -920,12 +988,15 @@ class Snapshot:
     @melds.setter
     def melds(self, melds: list[tuple[int, str, list[Card], int]]) -> None:
         self.meld_list = melds
+        self.meld_view = []  # the view's melds no longer describe the table
 
     @classmethod
-    def from_view(cls, view: dict[str, Any], rules: RuleSet | None = None) -> Snapshot:
+    def from_view(cls, view: dict[str, Any], rules: RuleSet | None = None, t: Tactics | None = None) -> Snapshot:
+        """The snapshot of a player's view (``rules``: its rule set when known, ``t``: their
+        :class:`Tactics` when known)."""
         s = object.__new__(cls)  # every field is set below
         s.rules = rules = rules if rules is not None else rules_for_view(view)
-        s.t = tactics(rules)
+        s.t = t if t is not None else tactics(rules)
         s.me = view["player"]
         s.n = view["players"]
         s.current = view["current"]
@@ -989,9 +1060,25 @@ class Snapshot:
         return s
 
     # ---------------------------------------------------------------- table knowledge
-    def accepts(self) -> tuple[set[int], bool]:
+    def accepts(self) -> tuple[frozenset[int], bool]:
         """The natural cards (as codes) some table meld accepts as a lay-off now, and whether a wild
-        card fits."""
+        card fits. Remembered per table (:attr:`Tactics.accept_memo`) for a snapshot of a view: the
+        table changes seldom between decisions."""
+        view = self.meld_view
+        if not view:
+            return self._accepts()
+        key = tuple((m["kind"], m["start"], *m["cards"]) for m in view)
+        memo = self.t.accept_memo
+        hit = memo.get(key)
+        if hit is None:
+            hit = self._accepts()
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return hit
+
+    def _accepts(self) -> tuple[frozenset[int], bool]:
+        """:meth:`accepts`, worked out."""
         rules = self.rules
         wild = self.t.wild
         out: set[int] = set()
@@ -1037,12 +1124,12 @@ class Snapshot:
                     out.add(base + rank)
                 if not any_wild and (not check or not any(c.rank in (0, wild) for c in cards[-3:])):
                     any_wild = True
-        return out, any_wild
+        return frozenset(out), any_wild
 
     def is_wild(self, card: Card) -> bool:
         return card.rank in (0, self.t.wild)
 
-    def fits(self, card: Card, acc: tuple[set[int], bool]) -> bool:
+    def fits(self, card: Card, acc: tuple[frozenset[int], bool]) -> bool:
         return (acc[1] and self.is_wild(card)) or card in acc[0]
 
     def danger(self) -> int:
@@ -1061,38 +1148,58 @@ class Snapshot:
 
 # --------------------------------------------------------------------------------------- scoring
 def usefulness(s: Snapshot, card: Card, hand: Sequence[Card]) -> float:
-    """How much ``card`` helps shape a partial contract with the other cards of ``hand``."""
-    t = s.t
-    wild = t.wild
+    """How much ``card`` helps shape a partial contract with the other cards of ``hand``: per other
+    natural of ``hand`` (in hand order, the first copy of ``card`` itself skipped), 1 for a card of
+    its rank in a contract with sets (0.1 for a copy of it in one of runs only) and, in a contract
+    with runs, (L - d) / L for a card of its suit d < L places away (L the run length)."""
     r = card.rank
-    if r == 0 or r == wild:
+    t = s.t
+    if r == 0 or r == t.wild:
         return 100.0
+    row = _use_row(t, s.sets > 0, s.runs > 0, card)
     u = 0.0
+    try:
+        i = hand.index(card)  # cards are interned: the first card equal to ``card`` is ``card``
+    except ValueError:
+        for c in hand:
+            u += row[c]
+        return u
+    for c in hand[:i]:
+        u += row[c]
+    for c in hand[i + 1 :]:
+        u += row[c]
+    return u
+
+
+def _use_row(t: Tactics, sets: bool, runs: bool, card: Card) -> list[float]:
+    """What each card code adds to the :func:`usefulness` of the natural ``card`` (0.0 for none)."""
+    key = (sets, runs, card.code)
+    row = t.use_rows.get(key)
+    if row is not None:
+        return row
+    wild = t.wild
     run_len = t.run_min
-    suit = card.suit
-    sets = s.sets
-    runs = s.runs
+    r = card.rank
+    suit = card.code >> 4
     high = 14 if r == 1 else r
-    seen_self = False
-    for c in hand:
-        if c is card and not seen_self:
-            seen_self = True
-            continue
-        cr = c.rank
+    row = [0.0] * 80
+    for code in range(16, 80):
+        cr = code & 15
         if cr == 0 or cr == wild:
             continue
         if cr == r:
             if sets:
-                u += 1.0
-            elif c.suit == suit:
-                u += 0.1
-        elif runs and c.suit == suit:
+                row[code] = 1.0
+            elif code >> 4 == suit:
+                row[code] = 0.1
+        elif runs and code >> 4 == suit:
             d = abs(cr - r)
             if r == 1 or cr == 1:
                 d = min(d, abs(high - (14 if cr == 1 else cr)))
             if d < run_len:
-                u += (run_len - d) / run_len
-    return u
+                row[code] = (run_len - d) / run_len
+    t.use_rows[key] = row
+    return row
 
 
 def related(s: Snapshot, card: Card, hand: Sequence[Card]) -> bool:
@@ -1115,20 +1222,40 @@ def related(s: Snapshot, card: Card, hand: Sequence[Card]) -> bool:
     return False
 
 
-def feeds(s: Snapshot, card: Card, acc: tuple[set[int], bool] | None) -> float:
+def feeds(s: Snapshot, card: Card, acc: tuple[frozenset[int], bool] | None) -> float:
     """A penalty for discarding ``card`` when the next player is known to want it."""
-    nxt = (s.me + 1) % s.n
-    pen = 0.0
-    if acc is not None and s.fits(card, acc):
-        for p in range(s.n):
-            if p != s.me and s.down[p]:
-                pen += 6.0 if p == nxt else 2.0
+    fit_pen, wanted = _feed_parts(s)
+    return _feed_pen(s, card, acc, fit_pen, wanted)
+
+
+def _feed_parts(s: Snapshot) -> tuple[float, list[Card]]:
+    """What :func:`feeds` reads for every card: the penalty of a card the table accepts, and the
+    cards the next player collected (none when that player is down)."""
+    me = s.me
+    nxt = (me + 1) % s.n
+    down = s.down
+    fit_pen = 0.0
+    for p in range(s.n):
+        if p != me and down[p]:
+            fit_pen += 6.0 if p == nxt else 2.0
     wanted = s.collects.get(nxt)
-    if wanted and not s.down[nxt]:
+    return fit_pen, wanted if wanted and not down[nxt] else []
+
+
+def _feed_pen(
+    s: Snapshot, card: Card, acc: tuple[frozenset[int], bool] | None, fit_pen: float, wanted: list[Card]
+) -> float:
+    """:func:`feeds` of ``card`` from :func:`_feed_parts`."""
+    pen = fit_pen if acc is not None and s.fits(card, acc) else 0.0
+    if wanted:
+        rank = card.rank
+        suit = card.suit
+        sets = s.sets
+        runs = s.runs
         for c in wanted:
-            if c.rank == card.rank and (s.sets or c.suit == card.suit):
+            if c.rank == rank and (sets or c.suit == suit):
                 pen += 5.0
-            elif c.suit == card.suit and s.runs and abs(c.rank - card.rank) <= 2:
+            elif c.suit == suit and runs and abs(c.rank - rank) <= 2:
                 pen += 3.0
     return pen
 
@@ -1140,13 +1267,18 @@ def discard_ranking(s: Snapshot, options: Sequence[Card], full: bool = True) -> 
     """
     t = s.t
     hand = s.hand
-    acc = s.accepts() if s.melds else None
+    acc = s.accepts() if s.meld_view or s.melds else None  # (the view's melds read only when needed)
     pts = t.pts
     out: list[tuple[float, Card]] = []
     if s.down[s.me]:
         # down: shed the highest card that fits nothing (a fitting card could be called, R32)
+        fit_pen, wanted = _feed_parts(s)
         for c in options:
-            key = -pts[c.rank] + (50.0 if acc is not None and s.fits(c, acc) else 0.0) + feeds(s, c, None)
+            key = (
+                -pts[c.rank]
+                + (50.0 if acc is not None and s.fits(c, acc) else 0.0)
+                + _feed_pen(s, c, None, fit_pen, wanted)
+            )
             if s.is_wild(c):
                 key += 100.0
             out.append((key, c))
@@ -1164,17 +1296,21 @@ def discard_ranking(s: Snapshot, options: Sequence[Card], full: bool = True) -> 
             unused.append(c)
         else:
             used.append(c)
+    fit_pen, wanted = _feed_parts(s)
+    weight = TUNING.useful_weight
     for c in unused:
-        out.append((usefulness(s, c, hand) * TUNING.useful_weight - pts[c.rank] * point_weight + feeds(s, c, acc), c))
+        out.append(
+            (usefulness(s, c, hand) * weight - pts[c.rank] * point_weight + _feed_pen(s, c, acc, fit_pen, wanted), c)
+        )
     if used and (full or not unused):
         rests = deficits_without(t, hand, used, s.sets, s.runs, s.whole) if not unused else None
         for i, c in enumerate(used):
             d = rests[i] - deficit if rests is not None else 1
             score = (
                 1000.0 * (1 + d)
-                + usefulness(s, c, hand) * TUNING.useful_weight
+                + usefulness(s, c, hand) * weight
                 - pts[c.rank] * point_weight
-                + feeds(s, c, acc)
+                + _feed_pen(s, c, acc, fit_pen, wanted)
             )
             if s.is_wild(c):
                 score += 500.0
@@ -1530,13 +1666,20 @@ class GreedyBot(Bot):
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         super().__init__(seed=seed, **options)
         self.tracker = EventTracker()
+        self._rules: tuple[dict[str, Any], RuleSet, Tactics] | None = None
+        """The last rules dict of a view, its rule set and tactics (a game hands out one dict)."""
 
     def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        s = Snapshot.from_view(view)
+        data = view["rules"]
+        known = self._rules
+        if known is None or known[0] is not data:
+            rules = cached_rules(data)
+            known = self._rules = (data, rules, tactics(rules))
+        s = Snapshot.from_view(view, known[1], known[2])
         s.track(self.tracker, view)
         if s.rules.pile_draw and any(isinstance(a, DrawFromPile) for a in legal):
             s.discard_pile = parse_tokens(view["discard_pile"])

@@ -12,6 +12,7 @@ import argparse
 import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -86,22 +87,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def bot_figures(seed: int, games: int = 60, warmup: int = 5) -> dict[str, Any]:
-    """Four greedy bots playing whole games in one process, and the bots' decision times.
-
-    ``greedy_games_per_s`` is the steady rate a tournament process runs at: ``warmup`` games are
-    played first (the bots' memo tables and the solver's fill up over the first games of a
-    process; their rate is ``greedy_warmup_games_per_s``), then the same ``games`` seeded games
-    are timed in every run, so that two builds are measured on one workload.
-    ``greedy_games_per_cpu_s`` is the same run over the process's CPU time, which other load on a
-    shared machine disturbs less than the wall clock.
-    """
-    from liverpool.bots import get, names
+def greedy_round(seed: int, games: int, warmup: int) -> dict[str, float]:
+    """One round of four greedy bots playing whole games in this process: ``warmup`` games first
+    (the bots' memo tables and the solver's fill up over the first games of a process), then
+    ``games`` seeded games timed, by the wall clock and by the process's CPU time."""
+    from liverpool.bots import get
     from liverpool.driver import next_to_act
 
-    out: dict[str, Any] = {}
-    if "greedy" not in names():
-        return out
     rng = random.Random(seed)
     seeds = [rng.getrandbits(32) for _ in range(warmup + games)]
 
@@ -115,12 +107,43 @@ def bot_figures(seed: int, games: int = 60, warmup: int = 5) -> dict[str, Any]:
                 game.apply(bots[seat].act(game.view(seat), legal))
         return time.perf_counter() - start, time.process_time() - cpu
 
-    if warmup:
-        out["greedy_warmup_games_per_s"] = round(warmup / play(seeds[:warmup])[0], 2)
+    warm = play(seeds[:warmup])[0] if warmup else 0.0
     wall, cpu = play(seeds[warmup:])
-    out["greedy_games_per_s"] = round(games / wall, 2)
-    out["greedy_games_per_cpu_s"] = round(games / cpu, 2)
+    return {
+        "warmup_games_per_s": warmup / warm if warm else 0.0,
+        "games_per_s": games / wall,
+        "games_per_cpu_s": games / cpu,
+    }
+
+
+def bot_figures(seed: int, games: int = 60, warmup: int = 5, rounds: int = 3) -> dict[str, Any]:
+    """Four greedy bots playing whole games in one process, and the bots' decision times.
+
+    ``greedy_games_per_s`` is the steady rate of a tournament process: each of ``rounds`` rounds
+    is a fresh process (nothing left over from the other figures or from an earlier round) that
+    plays ``warmup`` games and then times the same ``games`` seeded games, so that rounds and
+    builds are measured on one workload; the figure is the median round, ``_min``/``_max`` the
+    others. ``greedy_games_per_cpu_s`` is over the process's CPU time, and
+    ``greedy_warmup_games_per_s`` the rate of the first games of a process.
+    """
+    from liverpool.bots import names
+
+    out: dict[str, Any] = {}
+    if "greedy" not in names():
+        return out
+    results = []
+    for _ in range(rounds):
+        command = [sys.executable, __file__, "--greedy-round", str(seed), str(games), str(warmup)]
+        done = subprocess.run(command, check=True, capture_output=True, text=True)
+        results.append(json.loads(done.stdout))
+    rates = sorted(r["games_per_s"] for r in results)
+    out["greedy_games_per_s"] = round(statistics.median(rates), 2)
+    out["greedy_games_per_s_min"] = round(rates[0], 2)
+    out["greedy_games_per_s_max"] = round(rates[-1], 2)
+    out["greedy_games_per_cpu_s"] = round(statistics.median(r["games_per_cpu_s"] for r in results), 2)
+    out["greedy_warmup_games_per_s"] = round(statistics.median(r["warmup_games_per_s"] for r in results), 2)
     out["greedy_games"] = games
+    out["greedy_rounds"] = rounds
     for name, decisions in (("greedy", 400), ("strong", 40)):
         if name not in names():
             continue
@@ -155,8 +178,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--greedy-games", type=int, default=60, help="timed games of four greedy bots")
+    parser.add_argument("--greedy-games", type=int, default=60, help="timed games of four greedy bots per round")
+    parser.add_argument(
+        "--greedy-round", nargs=3, type=int, metavar=("SEED", "GAMES", "WARMUP"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
+    if args.greedy_round:
+        print(json.dumps(greedy_round(*args.greedy_round)))
+        return 0
     from openspiel_gin import openspiel_gin_decisions_per_s
 
     ours: list[dict[str, float]] = []

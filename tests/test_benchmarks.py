@@ -36,3 +36,18 @@ def test_strong_regret_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench.main(args) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0]["positions"] == len(positions) and lines[1]["spec"] == "strong"
+
+
+def test_greedy_round_runs_in_its_own_process() -> None:
+    """`make bench` times four greedy bots in fresh processes through ``run.py --greedy-round``."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--greedy-round", "3", "1", "1"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    figures = json.loads(done.stdout)
+    assert set(figures) == {"warmup_games_per_s", "games_per_s", "games_per_cpu_s"}
+    assert all(value > 0 for value in figures.values())

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from liverpool import Game, Meld, RuleSet
+from liverpool import Game, Meld, Pass, RuleSet
 from liverpool.actions import Action
 from liverpool.cards import SUITS, Card, full_deck
 from liverpool.game import DRAW, PLAY, _Witness
@@ -247,3 +247,34 @@ def test_candidate_sets_agree_with_the_reference(options: dict[str, Any]) -> Non
                 assert candidate_melds(hand, "set", rules, exact=exact) == reference_candidate_sets(
                     hand, rules, exact=exact
                 )
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_listing_after_a_pass_is_the_full_listing(name: str) -> None:
+    """After a Pass, legal_actions() reuses the listing before it less the passer's actions; it must
+    be exactly what the full listing gives, in every position of games of mixed bots."""
+    from liverpool.bots import get
+
+    preset, options = VARIANTS[name]
+    rules = RuleSet.preset(preset).with_options(**options)
+    rng = random.Random(name)
+    checked = 0
+    for _ in range(3):
+        players = rng.choice([3, 4, 5])
+        game = Game.new(players=players, seed=rng.getrandbits(32), rules=rules)
+        bots = [get(rng.choice(["greedy", "random"]), seed=i) for i in range(players)]
+        steps = 0
+        while not game.is_over and steps < 600:
+            legal = game.legal_actions()
+            assert legal == game._legal()
+            seat = legal[0].player
+            for action in legal:
+                if action.player != game.current:
+                    seat = action.player  # out of turn seats first, as the driver asks them
+                    break
+            mine = [a for a in legal if a.player == seat]
+            game.apply(bots[seat].act(game.view(seat), mine))
+            checked += isinstance(game.actions[-1], Pass)
+            steps += 1
+    if rules.buying or rules.playable_discard in ("call", "liverpool"):
+        assert checked > 0  # (the contract preset has no out-of-turn windows, so no Pass)

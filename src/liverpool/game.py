@@ -1029,6 +1029,7 @@ class Game:
         self._do(action)
 
     def _do(self, a: Action) -> None:
+        listed = self._legal_cache
         self.actions.append(a)
         self._legal_cache = None
         p = a.player
@@ -1047,6 +1048,11 @@ class Game:
         elif isinstance(a, Pass):  # out of turn, the commonest
             self.passed.append(p)
             self._event("pass", player=p)
+            version = len(self.actions)
+            if listed is not None and listed[0] == version - 1:
+                # a pass only takes its player out of this discard's windows: the listing before
+                # it less that player's actions is what _legal gives (tests/test_engine_speed.py)
+                self._legal_cache = (version, [x for x in listed[1] if x.player != p])
         elif isinstance(a, DrawStock):
             self._resolve_buys()
             card = self._draw_stock()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -422,6 +423,7 @@ def test_whole_plan_matches_reference(rules: RuleSet) -> None:
     """The unrolled rows of ``_whole_plan`` against the plain ones: every rank mask for the presets'
     run lengths, random ones for the others."""
     t = Tactics(rules)
+    masks: Sequence[int]
     if rules.run_min in (3, 4):
         masks = range(0, 1 << 14, 2)
     else:

@@ -761,22 +761,11 @@ def _runs_only(
     wilds = jokers if jokers < runs * run_cap else runs * run_cap
     most = 1 if t.runs_distinct else runs
     none = _NO_STATE
-    if whole:
-        memo = t.whole_memo
-        make = _suit_whole
-    else:
-        memo = t.table_memo
-        make = _suit_table
+    tables = [(si, _runs_tables(t, m1[si], m2[si], m3[si], runs, whole)) for si in range(4) if m1[si]]
     if not wilds:
         costs = [none] * runs + [0]  # costs[left]
         keeps = [0] * (runs + 1)
-        for si in range(4):
-            a1 = m1[si]
-            if not a1:
-                continue
-            table = memo.get((a1, m2[si], m3[si], runs))
-            if table is None:
-                table = make(t, a1, m2[si], m3[si], runs)
+        for si, table in tables:
             shift = 16 * si
             ncosts = [none] * (runs + 1)
             nkeeps = [0] * (runs + 1)
@@ -802,13 +791,7 @@ def _runs_only(
         return best_total, _unpack_keep(best_kept), 0
     costs_d = {runs << 8: 0}
     keeps_d = {runs << 8: 0}
-    for si in range(4):
-        a1 = m1[si]
-        if not a1:
-            continue
-        table = memo.get((a1, m2[si], m3[si], runs))
-        if table is None:
-            table = make(t, a1, m2[si], m3[si], runs)
+    for si, table in tables:
         shift = 16 * si
         new: dict[int, int] = {}
         nkept: dict[int, int] = {}

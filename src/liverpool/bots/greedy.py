@@ -624,9 +624,6 @@ def _whole_plan(t: Tactics, held_mask: int, runs: int) -> list[tuple[int, int, i
     last = min(top, held[-1] + run_len - 1) if held else top
     shift = _COST_SHIFT
     none = _NO_STATE
-    wild_place = (1 << shift) | (1 << _MISS_SHIFT)
-    prev = run_len - 1
-    blank = [none] * (run_len - 1)
     for high_ace in (0, 1) if has[1] and top == 14 else (0,):
         lo, hi = first, last
         if high_ace:
@@ -643,49 +640,14 @@ def _whole_plan(t: Tactics, held_mask: int, runs: int) -> list[tuple[int, int, i
             if r == 1 and top == 14 and (v == 14) != bool(high_ace):
                 continue
             skipped += has[r]
+        # per number of runs begun, the final states (outside a run, in a run of full length)
+        finals: list[tuple[int, int]]
         if run_len == 3 or run_len == 4:
-            for j, (a, b) in enumerate(_whole_rows(has, lo, hi, top, high_ace, runs, run_len == 4), 1):
-                for val in (a, b):
-                    if val < none:
-                        cost = (val >> shift) + skipped
-                        if cost < best[j][0]:
-                            missing = (val >> _MISS_SHIFT) & 0xFF
-                            cap = j * t.run_cap
-                            best[j] = (cost, missing if missing < cap else cap, val & 0xFFFF)
-            continue
-        # rows[j - 1][length]: j runs begun, the current one ``length`` long (capped at run_len; 0
-        # outside a run), for the j reached so far; ``free``: no run begun (every card left over)
-        free = 0
-        rows: list[list[int]] = []
-        for v in range(lo, hi + 1):
-            r = v if v <= 13 else 1
-            if has[r] and not (r == 1 and top == 14 and (v == 14) != bool(high_ace)):
-                bit = 1 << r
-                inc = 0
-                out = 1 << shift
-            else:
-                bit = 0
-                inc = wild_place
-                out = 0
-            start = (free | bit) + inc  # the state of a run just begun, from the row before
-            free += out
-            new = []
-            for row in rows:
-                a = row[0]
-                b = row[run_len]
-                s = a if a >> shift <= b >> shift else b  # end the run (or stay out)
-                x = row[prev]
-                grown = x if x >> shift <= b >> shift else b
-                if bit:
-                    new.append([s + out, start, *[y | bit for y in row[1:prev]], grown | bit])
-                else:
-                    new.append([s, start, *[y + inc for y in row[1:prev]], grown + inc])
-                start = (s | bit) + inc
-            if len(new) < runs and start < none:
-                new.append([none, start, *blank])
-            rows = new
-        for j, row in enumerate(rows, 1):
-            for val in (row[0], row[run_len]):
+            finals = _whole_rows(has, lo, hi, top, high_ace, runs, run_len == 4)
+        else:
+            finals = _whole_rows_plain(has, lo, hi, top, high_ace, runs, run_len)
+        for j, (a, b) in enumerate(finals, 1):
+            for val in (a, b):
                 if val < none:
                     cost = (val >> shift) + skipped
                     if cost < best[j][0]:
@@ -693,6 +655,49 @@ def _whole_plan(t: Tactics, held_mask: int, runs: int) -> list[tuple[int, int, i
                         cap = j * t.run_cap
                         best[j] = (cost, missing if missing < cap else cap, val & 0xFFFF)
     return best
+
+
+def _whole_rows_plain(
+    has: list[int], lo: int, hi: int, top: int, high_ace: int, runs: int, run_len: int
+) -> list[tuple[int, int]]:
+    """:func:`_whole_rows` for any run length, all rows advanced together value by value."""
+    shift = _COST_SHIFT
+    none = _NO_STATE
+    wild_place = (1 << shift) | (1 << _MISS_SHIFT)
+    prev = run_len - 1
+    blank = [none] * (run_len - 1)
+    # rows[j - 1][length]: j runs begun, the current one ``length`` long (capped at run_len; 0
+    # outside a run), for the j reached so far; ``free``: no run begun (every card left over)
+    free = 0
+    rows: list[list[int]] = []
+    for v in range(lo, hi + 1):
+        r = v if v <= 13 else 1
+        if has[r] and not (r == 1 and top == 14 and (v == 14) != bool(high_ace)):
+            bit = 1 << r
+            inc = 0
+            out = 1 << shift
+        else:
+            bit = 0
+            inc = wild_place
+            out = 0
+        start = (free | bit) + inc  # the state of a run just begun, from the row before
+        free += out
+        new = []
+        for row in rows:
+            a = row[0]
+            b = row[run_len]
+            s = a if a >> shift <= b >> shift else b  # end the run (or stay out)
+            x = row[prev]
+            grown = x if x >> shift <= b >> shift else b
+            if bit:
+                new.append([s + out, start, *[y | bit for y in row[1:prev]], grown | bit])
+            else:
+                new.append([s, start, *[y + inc for y in row[1:prev]], grown + inc])
+            start = (s | bit) + inc
+        if len(new) < runs and start < none:
+            new.append([none, start, *blank])
+        rows = new
+    return [(row[0], row[run_len]) for row in rows]
 
 
 def _whole_rows(

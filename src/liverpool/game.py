@@ -41,7 +41,7 @@ from .actions import (
     Unswap,
     action_from_dict,
 )
-from .cards import CARD_NAMES, SUITS, Card, card_names, format_cards, full_deck, parse_card
+from .cards import SUITS, Card, card_names, format_cards, full_deck, parse_card
 from .melds import (
     can_extend_run,
     can_extend_set,
@@ -1495,7 +1495,6 @@ class Game:
         if cached is None or cached[0] is not c:
             text = {"sets": c.sets, "runs": c.runs, "cards": c.cards, "whole_hand": c.whole_hand, "text": c.describe()}
             cached = self._contract_view = (c, text)
-        names = CARD_NAMES
         phase = self.phase
         draw = phase == DRAW
         over = phase == OVER
@@ -1504,7 +1503,6 @@ class Game:
         taken = self.taken
         must = self.must_meld
         melds = self._melds
-        name = names.__getitem__
         return {
             "player": player,
             "players": self.n,
@@ -1516,7 +1514,7 @@ class Game:
             "phase": phase,
             "turn": self.turn,
             "version": len(self.actions),
-            "hand": list(map(name, self.hands[player])),
+            "hand": card_names(self.hands[player]),
             "hand_sizes": list(map(len, self.hands)),
             "down": self.down[:],
             "buys_used": self.buys_used[:],
@@ -1524,7 +1522,7 @@ class Game:
             "deal_scores": list(map(list.copy, self.deal_scores)),
             "melds": [m.to_view() for m in melds] if melds else [],
             "staged": [{"kind": k, "cards": card_names(cards)} for k, cards in self.pending] if self.pending else [],
-            "discard_pile": list(map(name, self.discard)),
+            "discard_pile": card_names(self.discard),
             "stock_size": len(self.stock),
             "deck_size": self._deck_size,
             "buy_window": draw and self.fresh and rules.buying,

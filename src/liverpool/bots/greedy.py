@@ -194,9 +194,14 @@ def _bounded(
 ) -> tuple[int, tuple[int, ...], int]:
     """The memo entry :func:`deficit_of` makes for the sorted card codes ``codes``: the plan, or
     (``below``, :data:`_AT_LEAST`, 0) when the deficit is not under ``below``."""
-    if sets and runs and below < _BIG:
-        res = _measure(t, codes, sets, runs, whole, below)
-        return res if res[0] < below else (below, _AT_LEAST, 0)
+    if below < _BIG:
+        if sets and runs:
+            res = _measure(t, codes, sets, runs, whole, below)
+            return res if res[0] < below else (below, _AT_LEAST, 0)
+        if runs:  # the deficit alone (the knapsack of _runs_finish): the plan is worked out if asked
+            jokers, m1, m2, m3, _, _ = _masks(t, codes)
+            states = _runs_knapsack(t, m1, m2, m3, runs, jokers, whole, -1)
+            return _runs_finish(t, states, (0, 0, 0), runs, jokers, whole), _UNPLANNED, 0
     return _measure(t, codes, sets, runs, whole)
 
 

@@ -67,6 +67,52 @@ OVER: Final = "over"
 
 RECORD_FORMAT: Final = "liverpool-record/1"
 
+# The keys of a view, in their order. A dict literal of this many keys is built in pieces of 16
+# that are then merged, slower than copying this dict and storing each value.
+_VIEW: Final[dict[str, Any]] = dict.fromkeys(
+    (
+        "player",
+        "players",
+        "deal",
+        "deals",
+        "contract",
+        "dealer",
+        "current",
+        "phase",
+        "turn",
+        "version",
+        "hand",
+        "hand_sizes",
+        "down",
+        "buys_used",
+        "scores",
+        "deal_scores",
+        "melds",
+        "staged",
+        "discard_pile",
+        "stock_size",
+        "deck_size",
+        "buy_window",
+        "buy_requests",
+        "call_window",
+        "taken_from_discard",
+        "must_meld",
+        "down_turn",
+        "rebuilds",
+        "fresh_discard",
+        "discarder",
+        "passed",
+        "swaps",
+        "unswapped",
+        "swap_base",
+        "retracted",
+        "rules",
+        "events",
+        "is_over",
+        "winners",
+    )
+)
+
 
 class IllegalAction(ValueError):
     """An action that the rules do not allow now; the message says why."""
@@ -125,7 +171,7 @@ class _Meld:
                 "cards": card_names(self.cards),
             }
         out = cached.copy()
-        out["cards"] = out["cards"][:]
+        out["cards"] = out["cards"].copy()
         return out
 
 
@@ -276,6 +322,7 @@ class Game:
     _rules_dict: dict[str, Any]
     _legal_cache: tuple[int, list[Action]] | None
     _contract_view: tuple[Contract, dict[str, Any]] | None  # the contract part of views, per contract
+    _pile_view: tuple[list[Card], list[str]]  # the discard pile's names in views, for that pile
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:
@@ -305,6 +352,7 @@ class Game:
         self.rules = rules
         self._rules_dict = rules.to_dict()
         self._contract_view = None
+        self._pile_view = ([], [])
         self.n = players
         self.seed = seed
         self.actions = []
@@ -533,6 +581,7 @@ class Game:
         self.rules = rules
         self._rules_dict = view["rules"]
         self._contract_view = None
+        self._pile_view = ([], [])
         self.n = n
         self.seed = seed
         self.actions = []
@@ -782,34 +831,50 @@ class Game:
         if not _has_cards(hand, cards):
             return f"you do not hold {format_cards(cards)}"
         if check_completion and (not rules.failed_meld_penalty or self.must_meld is not None):
-            rest = hand[:]
-            _remove_cards(rest, cards)
-            sets += kind == "set"
-            runs += kind == "run"
             must = self.must_meld
             if must is not None and (must in cards or self._pending_has(must)):
                 must = None
             if kind == "set":
-                rank = set_rank(cards, rules)
+                sets += 1
                 ranks = ranks | {rank} if rank else ranks
             else:
-                suits = suits | {next(c.suit for c in cards if not rules.is_wild(c.rank))}
-            if witness is not None and self._witness_allows(witness, kind, rest, must, ranks, suits):
-                return None
-            if not can_complete(
-                rest,
-                contract.sets - sets,
-                contract.runs - runs,
-                rules,
-                whole_hand=contract.whole_hand,
-                must_use=must,
-                used_set_ranks=ranks,
-                used_run_suits=suits,
-            ):
+                runs += 1
+                suits = suits | {suit}
+            if not self._completes(hand, kind, cards, must, witness, (sets, runs, ranks, suits)):
                 what = "every card of your hand" if contract.whole_hand else "the rest of the contract"
                 extra = f" with {must} in it" if must is not None else ""
                 return f"after this meld you could not lay {what}{extra} this turn"
         return None
+
+    def _completes(
+        self,
+        hand: list[Card],
+        kind: str,
+        cards: Sequence[Card],
+        must: Card | None,
+        witness: list[list[Card]] | None,
+        counts: tuple[int, int, frozenset[int], frozenset[str]],
+    ) -> bool:
+        """Whether the rest of the contract can still be laid this turn from ``hand`` less
+        ``cards`` (a valid meld of ``kind`` of the hand), with ``must`` in it; ``counts``: the
+        staged melds as :meth:`_pending_counts` gives them, ``cards`` included. ``witness``, a
+        completion of the contract from the hand, spares the solver when it vouches for the meld."""
+        rules, contract = self.rules, self.contract
+        sets, runs, ranks, suits = counts
+        rest = hand.copy()
+        _remove_cards(rest, cards)
+        if witness is not None and self._witness_allows(witness, kind, rest, must, ranks, suits):
+            return True
+        return can_complete(
+            rest,
+            contract.sets - sets,
+            contract.runs - runs,
+            rules,
+            whole_hand=contract.whole_hand,
+            must_use=must,
+            used_set_ranks=ranks,
+            used_run_suits=suits,
+        )
 
     def _discard_problem(self, p: int, card: Card) -> str | None:
         hand = self.hands[p]
@@ -1275,7 +1340,7 @@ class Game:
             cache = (version, self._legal())
             self._legal_cache = cache
         if player is None:
-            return cache[1][:]
+            return cache[1].copy()
         return [a for a in cache[1] if a.player == player]
 
     def _legal(self) -> list[Action]:
@@ -1389,11 +1454,29 @@ class Game:
             witness = completion()
             if witness is None:
                 return []
-            for kind, left in (("set", left_sets), ("run", left_runs)):
-                if left > 0:
-                    for cards in candidate_melds(hand, kind, rules, exact=exact):
-                        if self._meld_problem(p, kind, cards, True, witness, counts) is None:
-                            out.append(Meld(p, kind, tuple(cards)))
+            # What _meld_problem checks, less what holds of every candidate (a valid meld of the
+            # player's cards, of the length R42 asks): the contract's distinct ranks and suits, and
+            # that the rest of the contract (whole hand, card that must be used) can still be laid.
+            if left_sets > 0:
+                distinct = rules.sets_distinct_ranks
+                for cards in candidate_melds(hand, "set", rules, exact=exact):
+                    rank = set_rank(cards, rules)
+                    if distinct and rank in ranks:
+                        continue
+                    after = (sets + 1, runs, ranks | {rank} if rank else ranks, suits)
+                    left_must = None if must is not None and must in cards else must
+                    if self._completes(hand, "set", cards, left_must, witness, after):
+                        out.append(Meld(p, "set", tuple(cards)))
+            if left_runs > 0:
+                distinct = rules.runs_distinct_suits
+                for cards in candidate_melds(hand, "run", rules, exact=exact):
+                    suit = _run_suit(cards, rules)
+                    if distinct and suit in suits:
+                        continue
+                    after = (sets, runs + 1, ranks, suits | {suit})
+                    left_must = None if must is not None and must in cards else must
+                    if self._completes(hand, "run", cards, left_must, witness, after):
+                        out.append(Meld(p, "run", tuple(cards)))
         else:
             # What _meld_problem checks, less what holds of every candidate (a valid meld of the
             # player's cards, of the length R42 asks): the contract's distinct ranks and suits, and
@@ -1503,47 +1586,53 @@ class Game:
         taken = self.taken
         must = self.must_meld
         melds = self._melds
-        return {
-            "player": player,
-            "players": self.n,
-            "deal": self.deal_index + 1,
-            "deals": len(rules.schedule),
-            "contract": cached[1].copy(),
-            "dealer": self.dealer,
-            "current": self.current,
-            "phase": phase,
-            "turn": self.turn,
-            "version": len(self.actions),
-            "hand": card_names(self.hands[player]),
-            "hand_sizes": list(map(len, self.hands)),
-            "down": self.down[:],
-            "buys_used": self.buys_used[:],
-            "scores": self._scores[:],
-            "deal_scores": list(map(list.copy, self.deal_scores)),
-            "melds": [m.to_view() for m in melds] if melds else [],
-            "staged": [{"kind": k, "cards": card_names(cards)} for k, cards in self.pending] if self.pending else [],
-            "discard_pile": card_names(self.discard),
-            "stock_size": len(self.stock),
-            "deck_size": self._deck_size,
-            "buy_window": draw and self.fresh and rules.buying,
-            "buy_requests": self.buy_requests[:],
-            "call_window": draw and self.call_open,
-            "taken_from_discard": str(taken) if taken is not None else None,
-            "must_meld": str(must) if must is not None else None,
-            "down_turn": self.down_turn[:],
-            "rebuilds": self.rebuilds,
-            "fresh_discard": self.fresh,
-            "discarder": self.discarder,
-            "passed": self.passed[:],
-            "swaps": [[m, v, str(nat), str(w)] for m, v, nat, w in swaps] if swaps else [],
-            "unswapped": [list(u) for u in unswapped] if unswapped else [],
-            "swap_base": self.swap_base,
-            "retracted": self.retracted,
-            "rules": self._rules_dict,  # shared, read-only: cached_rules knows it by identity
-            "events": self.events[self.deal_events_start :],  # public records, shared: do not mutate
-            "is_over": over,
-            "winners": self.winners if over else [],
-        }
+        # the pile changes about once a turn, views come at every decision: its names are kept
+        # while it holds the same cards (compared in C, by identity as cards are interned)
+        pile = self.discard
+        names = self._pile_view
+        if names[0] != pile:
+            names = self._pile_view = (pile.copy(), card_names(pile))
+        view = _VIEW.copy()
+        view["player"] = player
+        view["players"] = self.n
+        view["deal"] = self.deal_index + 1
+        view["deals"] = len(rules.schedule)
+        view["contract"] = cached[1].copy()
+        view["dealer"] = self.dealer
+        view["current"] = self.current
+        view["phase"] = phase
+        view["turn"] = self.turn
+        view["version"] = len(self.actions)
+        view["hand"] = card_names(self.hands[player])
+        view["hand_sizes"] = list(map(len, self.hands))
+        view["down"] = self.down.copy()
+        view["buys_used"] = self.buys_used.copy()
+        view["scores"] = self._scores.copy()
+        view["deal_scores"] = list(map(list.copy, self.deal_scores))
+        view["melds"] = [m.to_view() for m in melds] if melds else []
+        view["staged"] = [{"kind": k, "cards": card_names(cards)} for k, cards in self.pending] if self.pending else []
+        view["discard_pile"] = names[1].copy()
+        view["stock_size"] = len(self.stock)
+        view["deck_size"] = self._deck_size
+        view["buy_window"] = draw and self.fresh and rules.buying
+        view["buy_requests"] = self.buy_requests.copy()
+        view["call_window"] = draw and self.call_open
+        view["taken_from_discard"] = str(taken) if taken is not None else None
+        view["must_meld"] = str(must) if must is not None else None
+        view["down_turn"] = self.down_turn.copy()
+        view["rebuilds"] = self.rebuilds
+        view["fresh_discard"] = self.fresh
+        view["discarder"] = self.discarder
+        view["passed"] = self.passed.copy()
+        view["swaps"] = [[m, v, str(nat), str(w)] for m, v, nat, w in swaps] if swaps else []
+        view["unswapped"] = [list(u) for u in unswapped] if unswapped else []
+        view["swap_base"] = self.swap_base
+        view["retracted"] = self.retracted
+        view["rules"] = self._rules_dict  # shared, read-only: cached_rules knows it by identity
+        view["events"] = self.events[self.deal_events_start :]  # public records, shared: do not mutate
+        view["is_over"] = over
+        view["winners"] = self.winners if over else []
+        return view
 
     def __repr__(self) -> str:
         return (

@@ -28,7 +28,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import product
+from itertools import groupby, product
+from operator import mul
 from typing import Final
 
 from .cards import SUITS, Card
@@ -60,8 +61,21 @@ _Option = tuple[int, tuple[int, int, int, int], int, int, int, int, bool]
 _Solution = tuple[int, tuple[tuple[int, _Option], ...], tuple[tuple[int, _Variant], ...], int, tuple[Card, ...]]
 
 
+_RANKS_OF: dict[int, tuple[int, ...]] = {}
+"""The ranks of each rank mask met so far (at most 2 ** 13 of them)."""
+
+
+def _ranks_of(mask: int) -> tuple[int, ...]:
+    """The ranks (1-13) whose bits are set in ``mask``, in order."""
+    ranks = _RANKS_OF.get(mask)
+    if ranks is None:
+        ranks = _RANKS_OF[mask] = tuple(r for r in range(1, 14) if mask >> r & 1)
+    return ranks
+
+
 def _spaced(mask: int) -> bool:
-    """R19: no two set bits of ``mask`` less than four places apart."""
+    """R19: no two set bits of ``mask`` less than four places apart (so always with fewer than two
+    bits, which callers in loops test first: cheaper than the call)."""
     return not mask & ((mask >> 1) | (mask >> 2) | (mask >> 3))
 
 
@@ -69,6 +83,7 @@ class _Ctx:
     """What the solver derives from one RuleSet, with its memo tables."""
 
     __slots__ = (
+        "all_starts",
         "cover_memo",
         "exact",
         "fast",
@@ -86,6 +101,7 @@ class _Ctx:
         "set_naturals",
         "sets_distinct",
         "tables",
+        "tally_memo",
         "top",
         "variants_memo",
         "vpts",
@@ -116,11 +132,13 @@ class _Ctx:
         self.variants_memo: dict[tuple[int, int, bool], list[_Variant]] = {}
         self.tables: dict[tuple[tuple[int, ...], int, int, bool, int, bool], list[_Entry | None] | None] = {}
         self.results: dict[tuple[object, ...], _Solution | None] = {}
+        self.tally_memo: dict[bytes, _Tally] = {}
         # the quick existence test (:func:`_exists`) covers every run length a run can have (R3)
         self.fast = rules.run_min <= 13
         self.run_wilds = (rules.run_min + 3) // 4  # most wild cards a run of run_min holds (R19)
         self.windows_memo: dict[tuple[int, int, bool], tuple[tuple[int, int, int, int], ...]] = {}
         self.run_opts_memo: dict[tuple[int, int], tuple[tuple[tuple[int, ...], int, int], ...]] = {}
+        self.all_starts = ((1 << (self.top - rules.run_min + 2)) - 1) & ~1  # first places 1 .. top - run_min + 1
 
     # ------------------------------------------------------------------ one suit
     def run_options(self, mask: int, budget: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
@@ -133,14 +151,17 @@ class _Ctx:
         hit = self.run_opts_memo.get(key)
         if hit is not None:
             return hit
-        rmin = self.run_min
+        span = (1 << self.run_min) - 1
         best: dict[int, int] = {}
-        for a in range(1, self.top - rmin + 2):
-            win = ((1 << rmin) - 1) << a
+        starts = self.window_starts(mask, budget)
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            win = span * low  # the window's places
             held = win & mask
             miss = win ^ held
             k = miss.bit_count()
-            if k > budget or not _spaced(miss):
+            if k > budget or (k > 1 and not _spaced(miss)):
                 continue
             stack = [(miss, held, k, held)]
             while stack:
@@ -161,7 +182,7 @@ class _Ctx:
         for rm, n in items:
             if not any(w <= n and not u & ~rm for u, w in out):
                 out.append((rm, n))
-        res = tuple((tuple(r for r in range(1, 14) if rm >> r & 1), n, rm) for rm, n in out)
+        res = tuple((_ranks_of(rm), n, rm) for rm, n in out)
         if len(self.run_opts_memo) > 4 * _MEMO_LIMIT:
             self.run_opts_memo.clear()
         self.run_opts_memo[key] = res
@@ -178,17 +199,15 @@ class _Ctx:
         top = self.top
         rmin = self.run_min
         out: list[tuple[int, int, int, int]] = []
+        head = (1 << (rmin - 1)) - 1  # the places of the shortest run from place 0, less its last
         for a in range(1, top - rmin + 2):
-            last = min(top, a + 12) if not exact else min(top, a + rmin - 1)
-            miss = 0
-            for b in range(a, last + 1):
-                if not nat >> b & 1:
-                    miss |= 1 << b
-                if b < a + rmin - 1:
-                    continue
+            last = min(top, a + 12) if not exact else a + rmin - 1
+            miss = (head << a) & ~nat
+            for b in range(a + rmin - 1, last + 1):
+                miss |= (1 << b) & ~nat
                 k = miss.bit_count()
-                if k > wilds or not _spaced(miss):
-                    break
+                if k > wilds or (k > 1 and not _spaced(miss)):
+                    break  # more places only add wilds
                 if k < b - a + 1:
                     out.append((a, b, miss, k))
         res = tuple(out)
@@ -196,6 +215,24 @@ class _Ctx:
             self.windows_memo.clear()
         self.windows_memo[key] = res
         return res
+
+    def window_starts(self, vm: int, wilds: int) -> int:
+        """Bit ``a`` set for each first place ``a`` of a run of ``run_min`` places: with
+        ``run_min`` <= 4 only where the naturals (value mask ``vm``) miss at most ``wilds`` places of
+        it (such a run holds one wild at most, R19, so ``wilds`` counts as 0 or 1), else all."""
+        rmin = self.run_min
+        ok = self.all_starts
+        if rmin > 4:
+            return ok
+        # bit-parallel over all first places: a place of the run is held where vm >> i is set
+        if wilds:
+            for i in range(1, rmin):
+                for j in range(i):
+                    ok &= (vm >> i) | (vm >> j)  # not both places missing
+        else:
+            for i in range(rmin):
+                ok &= vm >> i
+        return ok
 
     def cover(self, nat: int, wilds: int) -> int:
         """Rank mask of the naturals (rank mask ``nat`` of one suit) that some run could hold."""
@@ -208,19 +245,7 @@ class _Ctx:
         rmin = self.run_min
         cov = 0
         if rmin <= 4:
-            # a window of run_min places holds at most one wild (R19): bit-parallel over all starts
-            starts = ((1 << (self.top - rmin + 2)) - 1) & ~1
-            full = starts
-            for i in range(rmin):
-                full &= vm >> i
-            ok = full
-            if wilds:
-                for j in range(rmin):
-                    t = starts
-                    for i in range(rmin):
-                        if i != j:
-                            t &= vm >> i
-                    ok |= t
+            ok = self.window_starts(vm, wilds)
             for i in range(rmin):
                 cov |= (ok << i) & vm
         else:
@@ -270,7 +295,7 @@ class _Ctx:
                     base += vp[b]
                 miss = places & ~nat
                 k = miss.bit_count()
-                if k > budget or not _spaced(miss):
+                if k > budget or (k > 1 and not _spaced(miss)):
                     break
                 if b - a + 1 < rmin:
                     continue
@@ -477,20 +502,23 @@ def _multi_runs(
     def pick(d: int, begin: int, used: list[int], have: int, hit: bool) -> None:
         nonlocal cur, found
         g = groups[split[d]]
+        # A run holding a rank held once and already used never fits: skipped first, as the bound
+        # below, once it fails, fails for every later run too (the group is by falling points).
+        once = used[0] & ~levels[1] if used else 0
         for b in range(begin, len(g)):
             i = g[b]
+            carry = ranks[i]
+            if carry & once:
+                continue
             v = variants[i]
             p = have + v[1]
             if min(total, p + rest[d + 1]) <= cur:
                 break
-            carry = ranks[i]
             if not used:
                 new_used = [carry]
             elif not carry & used[0]:
                 new_used = [carry | used[0], *used[1:]]
             else:
-                if carry & used[0] & ~levels[1]:
-                    continue  # a rank held once is already used
                 new_used = list(used)
                 j = 0
                 while carry:
@@ -588,20 +616,8 @@ def _search(
     set_min = ctx.set_min
     if len(hand) < nsets * set_min + nruns * ctx.run_min:
         return None
-    cnt = [0] * 80
-    nat = [0, 0, 0, 0, 0]  # rank mask of the naturals of each suit, by code >> 4
-    rcount = [0] * 14
-    wilds: list[Card] = []
-    total = 0
-    for card in hand:  # a card is its code: rank code & 15, suit index (code >> 4) - 1
-        r = card & 15
-        total += pts[r]
-        if not r or r == wr:
-            wilds.append(card)
-        else:
-            cnt[card] += 1
-            nat[card >> 4] |= 1 << r
-            rcount[r] += 1
+    # nat: the rank mask of the naturals of each suit, by code >> 4 (suit index + 1)
+    cnt, rcount, nat, hand_wilds = _tally(ctx, hand)
     nmin = ctx.set_naturals
     if nsets and sum(x // nmin for x in rcount) < nsets:
         return None
@@ -619,8 +635,7 @@ def _search(
                 need += max(counts)
         if need > nruns:
             return None
-    if len(wilds) > 1:
-        wilds.sort(key=ctx.wild_key)
+    wilds = list(hand_wilds)
     top_wild = pts[wilds[0].rank] if wilds else 0  # the wilds by falling points
     must_wild = False
     must_r = must_si = -1
@@ -640,6 +655,7 @@ def _search(
     wp = [0]
     for card in wilds:
         wp.append(wp[-1] + pts[card.rank])
+    total = sum(map(mul, rcount, pts)) + wp[nwild]  # the hand's points
 
     # Runs: which naturals could some run hold (R3, R12, R13, R19)?
     rel = [0, 0, 0, 0]
@@ -657,12 +673,7 @@ def _search(
                     capacity += 1
                 else:
                     base = 16 * si + 16
-                    held = 0
-                    bits = cov
-                    while bits:
-                        low = bits & -bits
-                        held += cnt[base + low.bit_length() - 1]
-                        bits ^= low
+                    held = sum([cnt[base + r] for r in _ranks_of(cov)])
                     capacity += max(1, held // npr)
         if capacity < nruns:
             return None
@@ -820,11 +831,9 @@ def _search(
     for si in range(4 if nruns else 0):
         base = 16 * si + 16
         rc = [0] * 14
-        if rel[si]:
-            for r in range(1, 14):
-                if rel[si] >> r & 1:
-                    rc[r] = x = cnt[base + r]
-                    runs_bound += x * pts[r]
+        for r in _ranks_of(rel[si]):
+            rc[r] = x = cnt[base + r]
+            runs_bound += x * pts[r]
         run_counts.append(rc)
     npr = ctx.nat_per_run
     runs_distinct = ctx.runs_distinct
@@ -1012,30 +1021,47 @@ def _distinct_sets_fit(ctx: _Ctx, cnt: list[int], ranks: list[int], wilds: int, 
     return False
 
 
-_Counts = tuple[list[int], list[int], list[int], int]
+# A hand counted: (naturals by card code, naturals by rank, rank mask of the naturals by code >> 4,
+# wild cards by falling points then code).
+_Tally = tuple[list[int], list[int], list[int], tuple[Card, ...]]
+_TALLY_LIMIT = 256
+"""Hands tallied and kept: a hand is asked about several times in a row (the lay-downs listed for
+it, the bots' questions), seldom later, and fewer live objects make the garbage collector's passes
+shorter."""
 
 
-def _count(ctx: _Ctx, hand: Sequence[Card]) -> _Counts:
-    """A hand as (naturals by card code, naturals by rank, rank mask of the naturals by code >> 4,
-    wild cards); card codes are (suit index + 1) * 16 + rank, 0 for a joker."""
+def _tally(ctx: _Ctx, hand: Sequence[Card]) -> _Tally:
+    """``hand`` counted (see ``_Tally``; card codes are (suit index + 1) * 16 + rank, 0 for a
+    joker), memoised by the hand's cards in order. The lists are shared by every caller and never
+    changed (a caller that needs to change them copies them): threads may share the memo."""
+    codes = bytes(hand)  # the card codes (a card is its code), as plain ints
+    memo = ctx.tally_memo
+    hit = memo.get(codes)
+    if hit is not None:
+        return hit
     cnt = [0] * 80
-    rc = [0] * 16
+    rc = [0] * 14
     masks = [0, 0, 0, 0, 0]
-    for code in hand:
+    for code in codes:
         cnt[code] += 1
         rc[code & 15] += 1
         masks[code >> 4] |= 1 << (code & 15)
-    nwild = cnt[0]
-    cnt[0] = 0
+    wilds = [CARD_OF_CODE[0]] * cnt[0]
+    cnt[0] = rc[0] = masks[0] = 0
     wr = ctx.wild_rank
-    if wr:
-        nwild += rc[wr]
+    if wr and rc[wr]:
+        for code in (16 + wr, 32 + wr, 48 + wr, 64 + wr):
+            wilds += [CARD_OF_CODE[code]] * cnt[code]
+            cnt[code] = 0
         rc[wr] = 0
-        for base in (16, 32, 48, 64):
-            cnt[base + wr] = 0
         clear = ~(1 << wr)
         masks = [m & clear for m in masks]
-    return cnt, rc, masks, nwild
+        wilds.sort(key=ctx.wild_key)
+    res = (cnt, rc, masks, tuple(wilds))
+    if len(memo) > _TALLY_LIMIT:
+        memo.clear()
+    memo[codes] = res
+    return res
 
 
 def _exists(
@@ -1045,8 +1071,9 @@ def _exists(
     must be used): ``can_complete`` without the search for the best melds."""
     if len(hand) < nsets * ctx.set_min + nruns * ctx.run_min:
         return False
-    cnt, rc, masks, nwild = _count(ctx, hand)
-    return _exists_in(ctx, cnt, rc, masks, nwild, nsets, nruns, used_ranks, used_suits)
+    cnt, rc, masks, wilds = _tally(ctx, hand)
+    # copies: _exists_in changes the counts while it searches (and puts them back)
+    return _exists_in(ctx, cnt.copy(), rc.copy(), masks, len(wilds), nsets, nruns, used_ranks, used_suits)
 
 
 def _exists_in(
@@ -1132,7 +1159,7 @@ def _exists_in(
                     if runs_distinct:
                         continue
                     both = rm1 & rm2
-                    if both and any(cnt[base1 + r] < 2 for r in range(1, 14) if both >> r & 1):
+                    if both and any(cnt[base1 + r] < 2 for r in _ranks_of(both)):
                         continue
                 return True
         return False
@@ -1185,8 +1212,9 @@ class RestChecker:
         self.hand = hand
         self.size = len(hand)
         self.wr = ctx.wild_rank
-        cnt, rc, masks, self.nwild = _count(ctx, hand)
-        self.counts = (cnt, rc, masks)
+        cnt, rc, masks, wilds = _tally(ctx, hand)
+        self.nwild = len(wilds)
+        self.counts = (cnt.copy(), rc.copy(), masks.copy())  # its own: __call__ changes them for a while
 
     def __call__(
         self,
@@ -1464,21 +1492,10 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
     if kind not in ("set", "run"):
         raise ValueError(f"kind must be 'set' or 'run', got {kind!r}")
     ctx = _ctx(rules)
-    wr = ctx.wild_rank
-    cnt = [0] * 80
-    rc = [0] * 14
-    masks = [0, 0, 0, 0, 0]
-    wild_count: dict[Card, int] = {}
-    for card in hand:  # a card is its code
-        r = card & 15
-        if not r or r == wr:
-            wild_count[card] = wild_count.get(card, 0) + 1
-        else:
-            cnt[card] += 1
-            rc[r] += 1
-            masks[card >> 4] |= 1 << r
-    kinds = sorted(wild_count.items(), key=lambda kv: ctx.wild_key(kv[0]))
-    nwild = sum(wild_count.values())
+    cnt, rc, masks, wilds = _tally(ctx, hand)
+    # the wild cards by kind, by falling points then code
+    kinds = [(card, len(list(same))) for card, same in groupby(wilds)]
+    nwild = len(wilds)
     by_code = CARD_OF_CODE
     out: list[list[Card]] = []
     if kind == "set":

@@ -262,6 +262,10 @@ def deficits_without(
 
 def _runs_tables(t: Tactics, a1: int, a2: int, a3: int, runs: int, whole: bool) -> list[tuple[int, int, int]]:
     """The table of :func:`_runs_only` for one suit."""
+    # the common case, a table already worked out, read here without a call to its function
+    hit = (t.whole_memo if whole else t.table_memo).get((a1, a2, a3, runs))
+    if hit is not None:
+        return hit
     if whole:
         return _suit_whole(t, a1, a2, a3, runs)
     return _suit_table(t, a1, a2, a3, runs)
@@ -290,6 +294,15 @@ def _knapsack_step(
     wilds = width - 1
     new: dict[int, int] = {}
     get = new.get
+    if not wilds:  # no wild card held (the common case): a state is the runs planned alone
+        for used, cost in states.items():
+            top = runs - used
+            for k in range((top if top < most else most) + 1):
+                total = cost + table[k][0]
+                cur = get(used + k)
+                if cur is None or total < cur:
+                    new[used + k] = total
+        return new
     for state, cost in states.items():
         used, places = divmod(state, width)
         top = runs - used
@@ -605,7 +618,10 @@ def _suit_whole(t: Tactics, a1: int, a2: int, a3: int, runs: int) -> list[tuple[
             t.plan_memo.clear()
         plan = t.plan_memo[(a1, runs)] = _whole_plan(t, a1, runs)
     extra = a2.bit_count() + a3.bit_count()
-    res = [(cost + extra, caps, kept) if cost < _BIG else (cost, caps, kept) for cost, caps, kept in plan]
+    if not extra:  # the plan's table as it is (tables are only read)
+        res = plan
+    else:
+        res = [(cost + extra, caps, kept) if cost < _BIG else (cost, caps, kept) for cost, caps, kept in plan]
     if len(t.whole_memo) > _MEMO_LIMIT * 4:
         t.whole_memo.clear()
     t.whole_memo[key] = res

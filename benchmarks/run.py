@@ -108,12 +108,24 @@ def greedy_round(seed: int, games: int, warmup: int) -> dict[str, float]:
         return time.perf_counter() - start, time.process_time() - cpu
 
     warm = play(seeds[:warmup])[0] if warmup else 0.0
+    before = host_loop_ms()
     wall, cpu = play(seeds[warmup:])
     return {
         "warmup_games_per_s": warmup / warm if warm else 0.0,
         "games_per_s": games / wall,
         "games_per_cpu_s": games / cpu,
+        "host_loop_ms": (before + host_loop_ms()) / 2,
     }
+
+
+def host_loop_ms() -> float:
+    """Milliseconds of a fixed plain-Python loop: a gauge of how fast the shared host runs Python
+    at the moment, timed next to the games so that a slow round can be told from a slow build."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(1_000_000):
+        total += i & 7
+    return (time.perf_counter() - start) * 1e3
 
 
 def bot_figures(seed: int, games: int = 60, warmup: int = 5, rounds: int = 3) -> dict[str, Any]:
@@ -124,7 +136,8 @@ def bot_figures(seed: int, games: int = 60, warmup: int = 5, rounds: int = 3) ->
     plays ``warmup`` games and then times the same ``games`` seeded games, so that rounds and
     builds are measured on one workload; the figure is the median round, ``_min``/``_max`` the
     others. ``greedy_games_per_cpu_s`` is over the process's CPU time, and
-    ``greedy_warmup_games_per_s`` the rate of the first games of a process.
+    ``greedy_warmup_games_per_s`` the rate of the first games of a process, and
+    ``greedy_host_loop_ms`` the median time of :func:`host_loop_ms` around the timed games.
     """
     from liverpool.bots import names
 
@@ -142,6 +155,7 @@ def bot_figures(seed: int, games: int = 60, warmup: int = 5, rounds: int = 3) ->
     out["greedy_games_per_s_max"] = round(rates[-1], 2)
     out["greedy_games_per_cpu_s"] = round(statistics.median(r["games_per_cpu_s"] for r in results), 2)
     out["greedy_warmup_games_per_s"] = round(statistics.median(r["warmup_games_per_s"] for r in results), 2)
+    out["greedy_host_loop_ms"] = round(statistics.median(r["host_loop_ms"] for r in results), 1)
     out["greedy_games"] = games
     out["greedy_rounds"] = rounds
     for name, decisions in (("greedy", 400), ("strong", 40)):

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Protocol
 
 from .actions import Action
@@ -26,6 +27,9 @@ class Player(Protocol):
     def act(self, view: dict[str, object], legal: Sequence[Action]) -> Action: ...
 
 
+_PLAYER = attrgetter("player")
+
+
 def next_to_act(game: Game) -> tuple[int, list[Action]]:
     """The seat to ask now and its legal actions: in a draw phase the other players with a buy or
     call open (nearest clockwise first), then the player to draw."""
@@ -33,16 +37,16 @@ def next_to_act(game: Game) -> tuple[int, list[Action]]:
     p = game.current
     if game.phase != DRAW:
         return p, legal  # outside a draw phase only the current player acts
-    n = game.players
-    nearest = n  # clockwise distance of the nearest other seat with an action
-    for a in legal:
-        q = a.player
-        if q != p:
-            step = (q - p) % n
-            nearest = min(nearest, step)
-    if nearest < n:
-        q = (p + nearest) % n
-        return q, [a for a in legal if a.player == q]
+    # A draw phase's listing holds the player to draw's actions first, then each other seat's
+    # together (in seat order): the nearest seat's actions are one slice of it, found in C.
+    seats = list(map(_PLAYER, legal))
+    if seats[-1] != p:
+        n = game.players
+        for step in range(1, n):
+            q = (p + step) % n
+            if q in seats:
+                start = seats.index(q)
+                return q, legal[start : start + seats.count(q)]
     return p, legal  # no other seat has an action
 
 

@@ -216,6 +216,16 @@ def _ensure_seats(n: int) -> None:
         _SEATS.append(_SeatActions(len(_SEATS)))
 
 
+def _shared(action: Action) -> Action:
+    """The object the engine lists for ``action``: for a discard (bots build their own) the seat's
+    shared one of that card, else ``action`` itself."""
+    if type(action) is Discard:
+        p, card = action.player, action.card
+        if type(p) is int and 0 <= p < len(_SEATS) and type(card) is Card:
+            return _SEATS[p].discards[card]
+    return action
+
+
 class _Witness:
     """A quick sufficient test that a candidate meld leaves the rest of a contract completable (not
     the whole hand, no card that must be used): beside the candidate, the hand still holds every meld
@@ -283,6 +293,50 @@ class Game:
 
     Seats are numbered from 0; play goes clockwise, to the next higher seat.
     """
+
+    # Slots: an instance dict of this many attributes outgrows the keys its class shares (30), and
+    # every attribute access of the engine would then go the slower way through a dict.
+    __slots__ = (
+        "_contract_view",
+        "_deck_size",
+        "_legal_cache",
+        "_melds",
+        "_pile_view",
+        "_rules_dict",
+        "_scores",
+        "actions",
+        "buy_requests",
+        "buys_used",
+        "call_open",
+        "current",
+        "deal_events_start",
+        "deal_index",
+        "deal_scores",
+        "dealer",
+        "discard",
+        "discarder",
+        "down",
+        "down_turn",
+        "events",
+        "fresh",
+        "hands",
+        "knocked",
+        "must_meld",
+        "n",
+        "passed",
+        "pending",
+        "phase",
+        "rebuilds",
+        "retracted",
+        "rules",
+        "seed",
+        "stock",
+        "swap_base",
+        "swaps",
+        "taken",
+        "turn",
+        "unswapped",
+    )
 
     rules: RuleSet
     n: int
@@ -360,8 +414,8 @@ class Game:
         self._scores = [0] * players
         self.deal_scores = []
         self.phase = DRAW
+        self.deal_index = -1  # the cut for dealer comes before the first deal
         self.dealer = self._cut_for_dealer()
-        self.deal_index = -1
         self._start_deal()
         return self
 
@@ -512,26 +566,45 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (for search). Fast: shares only immutable parts."""
         g = object.__new__(Game)
-        d = self.__dict__.copy()
-        d["actions"] = self.actions[:]
-        d["events"] = self.events[:]
-        d["_scores"] = self._scores[:]
-        d["deal_scores"] = [s[:] for s in self.deal_scores]
-        d["hands"] = [h[:] for h in self.hands]
-        d["_melds"] = [m.copy() for m in self._melds]
-        d["down"] = self.down[:]
-        d["down_turn"] = self.down_turn[:]
-        d["buys_used"] = self.buys_used[:]
-        d["knocked"] = self.knocked[:]
-        d["discard"] = self.discard[:]
-        d["stock"] = self.stock[:]
-        d["buy_requests"] = self.buy_requests[:]
-        d["passed"] = self.passed[:]
-        d["pending"] = [(k, c[:]) for k, c in self.pending]
-        d["swaps"] = self.swaps[:]
-        d["unswapped"] = self.unswapped[:]
-        d["_legal_cache"] = None
-        g.__dict__.update(d)
+        g.rules = self.rules
+        g.n = self.n
+        g.seed = self.seed
+        g.actions = self.actions[:]
+        g.events = self.events[:]
+        g.deal_scores = [s[:] for s in self.deal_scores]
+        g.phase = self.phase
+        g.dealer = self.dealer
+        g.deal_index = self.deal_index
+        g.current = self.current
+        g.turn = self.turn
+        g.hands = [h[:] for h in self.hands]
+        g.stock = self.stock[:]
+        g.discard = self.discard[:]
+        g.down = self.down[:]
+        g.down_turn = self.down_turn[:]
+        g.buys_used = self.buys_used[:]
+        g.knocked = self.knocked[:]
+        g.rebuilds = self.rebuilds
+        g.deal_events_start = self.deal_events_start
+        g.discarder = self.discarder
+        g.fresh = self.fresh
+        g.call_open = self.call_open
+        g.buy_requests = self.buy_requests[:]
+        g.passed = self.passed[:]
+        g.taken = self.taken
+        g.pending = [(k, c[:]) for k, c in self.pending]
+        g.must_meld = self.must_meld
+        g.swaps = self.swaps[:]
+        g.unswapped = self.unswapped[:]
+        g.swap_base = self.swap_base
+        g.retracted = self.retracted
+        g._scores = self._scores[:]
+        g._melds = [m.copy() for m in self._melds]
+        g._deck_size = self._deck_size
+        g._rules_dict = self._rules_dict
+        g._legal_cache = None
+        g._contract_view = self._contract_view
+        g._pile_view = self._pile_view
         return g
 
     # ------------------------------------------------------------------ records
@@ -632,7 +705,7 @@ class Game:
     # ------------------------------------------------------------------ events
     def _event(self, event: str, **data: Any) -> None:
         data["type"] = event
-        data["deal"] = getattr(self, "deal_index", -1) + 1  # 0 while cutting for the dealer
+        data["deal"] = self.deal_index + 1  # 0 while cutting for the dealer
         self.events.append(data)
 
     # ------------------------------------------------------------------ helpers
@@ -1074,13 +1147,14 @@ class Game:
     # ------------------------------------------------------------------ applying
     def apply(self, action: Action) -> None:
         """Apply ``action`` or raise IllegalAction, leaving the game unchanged. An action object
-        from the current :meth:`legal_actions` listing is not verified again; any other (an equal
-        one included) is, by :meth:`verify`."""
+        from the current :meth:`legal_actions` listing, or a discard equal to a listed one, is not
+        verified again; any other action is, by :meth:`verify`."""
         cache = self._legal_cache
         if cache is not None and cache[0] == len(self.actions):
-            # an action object of the current listing is legal: only others are verified
+            # an action of the current listing is legal: only others are verified
+            shared = _shared(action)
             for listed in cache[1]:
-                if listed is action:
+                if listed is shared:
                     break
             else:
                 self.verify(action)

@@ -621,20 +621,6 @@ def _search(
     nmin = ctx.set_naturals
     if nsets and sum(x // nmin for x in rcount) < nsets:
         return None
-    if whole and not nsets:
-        # Every natural goes into a run of its suit (R15). A run holds nat_per_run naturals at least
-        # and one of each rank at most (R3, R12), so a suit needs as many runs as it holds copies of
-        # its commonest rank.
-        npr = ctx.nat_per_run
-        need = 0
-        for si in range(1, 5):
-            if nat[si]:
-                counts = cnt[16 * si + 1 : 16 * si + 14]
-                if sum(counts) < npr:
-                    return None
-                need += max(counts)
-        if need > nruns:
-            return None
     wilds = list(hand_wilds)
     top_wild = pts[wilds[0].rank] if wilds else 0  # the wilds by falling points
     must_wild = False
@@ -1295,6 +1281,25 @@ def _build(ctx: _Ctx, sol: _Solution, whole: bool) -> list[list[Card]]:
     return sets + out_runs
 
 
+def _runs_cannot_take(ctx: _Ctx, hand: Sequence[Card], nruns: int) -> bool:
+    """Whether ``nruns`` runs surely cannot take every natural of ``hand`` (R15): a run holds
+    nat_per_run naturals at least and one of each rank at most (R3, R12), so a suit needs as many
+    runs as it holds copies of its commonest rank; and a natural that no run could hold is left."""
+    cnt, _, nat, wilds = _tally(ctx, hand)
+    npr = ctx.nat_per_run
+    need = 0
+    for si in range(1, 5):
+        if nat[si]:
+            counts = cnt[16 * si + 1 : 16 * si + 14]
+            if sum(counts) < npr:
+                return True
+            need += max(counts)
+    if need > nruns:
+        return True
+    nwild = len(wilds)
+    return any(mask and ctx.cover(mask, nwild) != mask for mask in nat)
+
+
 def _cached(
     rules: RuleSet,
     hand: Sequence[Card],
@@ -1310,6 +1315,8 @@ def _cached(
     if nsets < 0 or nruns < 0:
         raise ValueError(f"sets and runs must be 0 or more, got {nsets} and {nruns}")
     ctx = _ctx(rules)
+    if whole and not nsets and _runs_cannot_take(ctx, hand, nruns):
+        return ctx, None  # most whole-hand questions end here: not worth a memo entry
     if not ctx.sets_distinct:
         used_ranks = _NO_RANKS
     if not ctx.runs_distinct:

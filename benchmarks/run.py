@@ -87,24 +87,36 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def greedy_seeds(seed: int, games: int) -> list[int]:
+    """The seeds of the greedy games of the bench's seed ``seed``."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(32) for _ in range(games)]
+
+
+def play_greedy(seeds: list[int]) -> None:
+    """Whole 4-player games of four greedy bots, one per seed, as a tournament process plays them:
+    ``next_to_act``, ``view``, ``act``, ``apply``. Public API only, so that older builds can be
+    measured with this file (``--play``)."""
+    from liverpool.bots import get
+    from liverpool.driver import next_to_act
+
+    for game_seed in seeds:
+        game = Game.new(players=4, seed=game_seed)
+        bots = [get("greedy", seed=i) for i in range(4)]
+        while not game.is_over:
+            seat, legal = next_to_act(game)
+            game.apply(bots[seat].act(game.view(seat), legal))
+
+
 def greedy_round(seed: int, games: int, warmup: int) -> dict[str, float]:
     """One round of four greedy bots playing whole games in this process: ``warmup`` games first
     (the bots' memo tables and the solver's fill up over the first games of a process), then
     ``games`` seeded games timed, by the wall clock and by the process's CPU time."""
-    from liverpool.bots import get
-    from liverpool.driver import next_to_act
-
-    rng = random.Random(seed)
-    seeds = [rng.getrandbits(32) for _ in range(warmup + games)]
+    seeds = greedy_seeds(seed, warmup + games)
 
     def play(chunk: list[int]) -> tuple[float, float]:
         start, cpu = time.perf_counter(), time.process_time()
-        for game_seed in chunk:
-            game = Game.new(players=4, seed=game_seed)
-            bots = [get("greedy", seed=i) for i in range(4)]
-            while not game.is_over:
-                seat, legal = next_to_act(game)
-                game.apply(bots[seat].act(game.view(seat), legal))
+        play_greedy(chunk)
         return time.perf_counter() - start, time.process_time() - cpu
 
     warm = play(seeds[:warmup])[0] if warmup else 0.0
@@ -188,7 +200,7 @@ def decision_times(name: str, decisions: int, seed: int) -> list[float]:
     return times
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=2.0)
@@ -196,7 +208,21 @@ def main() -> int:
     parser.add_argument(
         "--greedy-round", nargs=3, type=int, metavar=("SEED", "GAMES", "WARMUP"), help=argparse.SUPPRESS
     )
-    args = parser.parse_args()
+    parser.add_argument(
+        "--play",
+        nargs=2,
+        type=int,
+        metavar=("SEED", "GAMES"),
+        help="only play the first GAMES greedy games of SEED, untimed (for instruction counts)",
+    )
+    parser.add_argument("--greedy-only", action="store_true", help="only the greedy bots' figures")
+    args = parser.parse_args(argv)
+    if args.play:
+        play_greedy(greedy_seeds(*args.play))
+        return 0
+    if args.greedy_only:
+        print(json.dumps(bot_figures(seed=3, games=args.greedy_games), indent=2))
+        return 0
     if args.greedy_round:
         print(json.dumps(greedy_round(*args.greedy_round)))
         return 0

@@ -51,3 +51,11 @@ def test_greedy_round_runs_in_its_own_process() -> None:
     figures = json.loads(done.stdout)
     assert set(figures) == {"warmup_games_per_s", "games_per_s", "games_per_cpu_s", "host_loop_ms"}
     assert all(value > 0 for value in figures.values())
+
+
+def test_play_plays_the_bench_games_untimed() -> None:
+    """``run.py --play SEED GAMES`` (for instruction counts) plays the greedy rounds' first games."""
+    bench = load("run")
+    assert bench.greedy_seeds(3, 2) == bench.greedy_seeds(3, 5)[:2]
+    bench.play_greedy(bench.greedy_seeds(3, 1))  # one whole game of four greedy bots
+    assert bench.main(["--play", "3", "0"]) == 0

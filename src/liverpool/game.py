@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -66,6 +66,8 @@ OVER: Final = "over"
 """Phase: the game has ended."""
 
 RECORD_FORMAT: Final = "liverpool-record/1"
+
+_KINDS: Final = ("set", "run")  # a meld's kind by its index, 0 or 1
 
 # The keys of a view, in their order. A dict literal of this many keys is built in pieces of 16
 # that are then merged, slower than copying this dict and storing each value.
@@ -1524,38 +1526,37 @@ class Game:
                 used_run_suits=suits,
             )
 
+        def candidates() -> Iterator[tuple[int, list[Card], int | str | None, frozenset[int], frozenset[str]]]:
+            """The candidate melds of the kinds still to lay, less those the contract's distinct
+            ranks and suits rule out, as (0 for a set or 1 for a run, cards, rank or suit, the
+            ranks and suits of the contract's melds with it); every one is a valid meld of the
+            player's cards, of the length R42 asks."""
+            if left_sets > 0:
+                for cards in candidate_melds(hand, "set", rules, exact=exact):
+                    rank = set_rank(cards, rules)
+                    if not (rules.sets_distinct_ranks and rank in ranks):
+                        yield 0, cards, rank, ranks | {rank} if rank else ranks, suits
+            if left_runs > 0:
+                for cards in candidate_melds(hand, "run", rules, exact=exact):
+                    suit = _run_suit(cards, rules)
+                    if not (rules.runs_distinct_suits and suit in suits):
+                        yield 1, cards, suit, ranks, suits | {suit}
+
+        # What _meld_problem checks, less what holds of every candidate: that the rest of the
+        # contract can still be laid.
         if check and (must is not None or contract.whole_hand):
             witness = completion()
             if witness is None:
                 return []
-            # What _meld_problem checks, less what holds of every candidate (a valid meld of the
-            # player's cards, of the length R42 asks): the contract's distinct ranks and suits, and
-            # that the rest of the contract (whole hand, card that must be used) can still be laid.
-            if left_sets > 0:
-                distinct = rules.sets_distinct_ranks
-                for cards in candidate_melds(hand, "set", rules, exact=exact):
-                    rank = set_rank(cards, rules)
-                    if distinct and rank in ranks:
-                        continue
-                    after = (sets + 1, runs, ranks | {rank} if rank else ranks, suits)
-                    left_must = None if must is not None and must in cards else must
-                    if self._completes(hand, "set", cards, left_must, witness, after):
-                        out.append(Meld(p, "set", tuple(cards)))
-            if left_runs > 0:
-                distinct = rules.runs_distinct_suits
-                for cards in candidate_melds(hand, "run", rules, exact=exact):
-                    suit = _run_suit(cards, rules)
-                    if distinct and suit in suits:
-                        continue
-                    after = (sets, runs + 1, ranks, suits | {suit})
-                    left_must = None if must is not None and must in cards else must
-                    if self._completes(hand, "run", cards, left_must, witness, after):
-                        out.append(Meld(p, "run", tuple(cards)))
+            # the whole hand, or a card that must be used: the full test, spared by the witness
+            for is_run, cards, _, with_ranks, with_suits in candidates():
+                kind = _KINDS[is_run]
+                left_must = None if must is not None and must in cards else must
+                after = (sets + 1 - is_run, runs + is_run, with_ranks, with_suits)
+                if self._completes(hand, kind, cards, left_must, witness, after):
+                    out.append(Meld(p, kind, tuple(cards)))
         else:
-            # What _meld_problem checks, less what holds of every candidate (a valid meld of the
-            # player's cards, of the length R42 asks): the contract's distinct ranks and suits, and
-            # that the rest of the contract can still be laid (a quick existence test, no card
-            # that must be used, not the whole hand).
+            # a quick existence test (no card that must be used, not the whole hand)
             checker = RestChecker(hand, rules) if check else None
             if checker is not None and not checker((), left_sets, left_runs, ranks, suits):
                 return []
@@ -1563,30 +1564,13 @@ class Game:
             if check:
                 witness = _solve(hand, left_sets, left_runs, rules, False, None, ranks, suits)
             fits = _Witness(hand, witness, left_sets, rules) if witness else None
-            if left_sets > 0:
-                distinct = rules.sets_distinct_ranks
-                for cards in candidate_melds(hand, "set", rules, exact=exact):
-                    rank = set_rank(cards, rules)
-                    if distinct and rank in ranks:
-                        continue
-                    if (
-                        checker is None
-                        or (fits is not None and fits(0, cards, rank))
-                        or checker(cards, left_sets - 1, left_runs, ranks | {rank} if rank else ranks, suits)
-                    ):
-                        out.append(Meld(p, "set", tuple(cards)))
-            if left_runs > 0:
-                distinct = rules.runs_distinct_suits
-                for cards in candidate_melds(hand, "run", rules, exact=exact):
-                    suit = _run_suit(cards, rules)
-                    if distinct and suit in suits:
-                        continue
-                    if (
-                        checker is None
-                        or (fits is not None and fits(1, cards, suit))
-                        or checker(cards, left_sets, left_runs - 1, ranks, suits | {suit})
-                    ):
-                        out.append(Meld(p, "run", tuple(cards)))
+            for is_run, cards, key, with_ranks, with_suits in candidates():
+                if (
+                    checker is None
+                    or (fits is not None and fits(is_run, cards, key))
+                    or checker(cards, left_sets - 1 + is_run, left_runs - is_run, with_ranks, with_suits)
+                ):
+                    out.append(Meld(p, _KINDS[is_run], tuple(cards)))
         if check:
             # The listing puts wild cards only in gaps, but the contract may be completable only with
             # a wild card standing where the hand holds the natural: list the melds of the best

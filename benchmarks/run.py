@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -108,10 +109,13 @@ def play_greedy(seeds: list[int]) -> None:
             game.apply(bots[seat].act(game.view(seat), legal))
 
 
-def greedy_round(seed: int, games: int, warmup: int) -> dict[str, float]:
+def greedy_round(seed: int, games: int, warmup: int) -> dict[str, Any]:
     """One round of four greedy bots playing whole games in this process: ``warmup`` games first
     (the bots' memo tables and the solver's fill up over the first games of a process), then
-    ``games`` seeded games timed, by the wall clock and by the process's CPU time."""
+    ``games`` seeded games timed, by the wall clock and by the process's CPU time. ``compiled``:
+    whether this process's greedy bot is the mypyc build (``setup.py``)."""
+    from liverpool.bots import greedy
+
     seeds = greedy_seeds(seed, warmup + games)
 
     def play(chunk: list[int]) -> tuple[float, float]:
@@ -127,6 +131,7 @@ def greedy_round(seed: int, games: int, warmup: int) -> dict[str, float]:
         "games_per_s": games / wall,
         "games_per_cpu_s": games / cpu,
         "host_loop_ms": (before + host_loop_ms()) / 2,
+        "compiled": not greedy.__file__.endswith(".py"),
     }
 
 
@@ -140,7 +145,9 @@ def host_loop_ms() -> float:
     return (time.perf_counter() - start) * 1e3
 
 
-def bot_figures(seed: int, games: int = 60, warmup: int = 5, rounds: int = 3) -> dict[str, Any]:
+def bot_figures(
+    seed: int, games: int = 60, warmup: int = 5, rounds: int = 3, fast: str | None = None, decisions: bool = True
+) -> dict[str, Any]:
     """Four greedy bots playing whole games in one process, and the bots' decision times.
 
     ``greedy_games_per_s`` is the steady rate of a tournament process: each of ``rounds`` rounds
@@ -150,30 +157,53 @@ def bot_figures(seed: int, games: int = 60, warmup: int = 5, rounds: int = 3) ->
     others. ``greedy_games_per_cpu_s`` is over the process's CPU time, and
     ``greedy_warmup_games_per_s`` the rate of the first games of a process, and
     ``greedy_host_loop_ms`` the median time of :func:`host_loop_ms` around the timed games.
+
+    With ``fast`` (the folder ``make fast`` builds: the greedy bot compiled with mypyc, see
+    ``setup.py``) these figures are of that build, ``greedy_build`` says so, and each round also
+    plays the same games with the pure-Python source of this process, right after:
+    ``greedy_pure_games_per_s`` is their median and ``greedy_mypyc_vs_pure`` the median of the
+    rounds' ratios. ``decisions``: also time the bots' decisions (this process's build).
     """
     from liverpool.bots import names
 
     out: dict[str, Any] = {}
     if "greedy" not in names():
         return out
-    results = []
+    builds: dict[str, str | None] = {"pure": None}
+    if fast is not None:
+        builds = {"mypyc": fast, "pure": None}
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in builds}
     for _ in range(rounds):
-        command = [sys.executable, __file__, "--greedy-round", str(seed), str(games), str(warmup)]
-        done = subprocess.run(command, check=True, capture_output=True, text=True)
-        results.append(json.loads(done.stdout))
-    rates = sorted(r["games_per_s"] for r in results)
+        for name, path in builds.items():
+            env = dict(os.environ)
+            if path is not None:
+                env["PYTHONPATH"] = os.pathsep.join(p for p in (path, env.get("PYTHONPATH")) if p)
+            command = [sys.executable, __file__, "--greedy-round", str(seed), str(games), str(warmup)]
+            done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+            result = json.loads(done.stdout)
+            if result["compiled"] != (name == "mypyc"):
+                raise RuntimeError(f"the {name} round ran a {'compiled' if result['compiled'] else 'pure'} greedy bot")
+            results[name].append(result)
+    main = results["mypyc" if fast is not None else "pure"]
+    rates = sorted(r["games_per_s"] for r in main)
+    out["greedy_build"] = "mypyc" if fast is not None else "pure"
     out["greedy_games_per_s"] = round(statistics.median(rates), 2)
     out["greedy_games_per_s_min"] = round(rates[0], 2)
     out["greedy_games_per_s_max"] = round(rates[-1], 2)
-    out["greedy_games_per_cpu_s"] = round(statistics.median(r["games_per_cpu_s"] for r in results), 2)
-    out["greedy_warmup_games_per_s"] = round(statistics.median(r["warmup_games_per_s"] for r in results), 2)
-    out["greedy_host_loop_ms"] = round(statistics.median(r["host_loop_ms"] for r in results), 1)
+    out["greedy_games_per_cpu_s"] = round(statistics.median(r["games_per_cpu_s"] for r in main), 2)
+    out["greedy_warmup_games_per_s"] = round(statistics.median(r["warmup_games_per_s"] for r in main), 2)
+    out["greedy_host_loop_ms"] = round(statistics.median(r["host_loop_ms"] for r in main), 1)
+    if fast is not None:
+        pure = results["pure"]
+        out["greedy_pure_games_per_s"] = round(statistics.median(r["games_per_s"] for r in pure), 2)
+        ratios = [a["games_per_s"] / b["games_per_s"] for a, b in zip(main, pure, strict=True)]
+        out["greedy_mypyc_vs_pure"] = round(statistics.median(ratios), 3)
     out["greedy_games"] = games
     out["greedy_rounds"] = rounds
-    for name, decisions in (("greedy", 400), ("strong", 40)):
+    for name, count in (("greedy", 400), ("strong", 40)) if decisions else ():
         if name not in names():
             continue
-        times = decision_times(name, decisions, seed)
+        times = decision_times(name, count, seed)
         out[f"{name}_decision_ms_p50"] = round(percentile(times, 0.5), 3)
         out[f"{name}_decision_ms_p99"] = round(percentile(times, 0.99), 3)
     return out
@@ -216,12 +246,15 @@ def main(argv: list[str] | None = None) -> int:
         help="only play the first GAMES greedy games of SEED, untimed (for instruction counts)",
     )
     parser.add_argument("--greedy-only", action="store_true", help="only the greedy bots' figures")
+    parser.add_argument(
+        "--fast", metavar="DIR", help="also time the greedy games with the compiled build in DIR (`make fast`)"
+    )
     args = parser.parse_args(argv)
     if args.play:
         play_greedy(greedy_seeds(*args.play))
         return 0
     if args.greedy_only:
-        print(json.dumps(bot_figures(seed=3, games=args.greedy_games), indent=2))
+        print(json.dumps(bot_figures(seed=3, games=args.greedy_games, fast=args.fast), indent=2))
         return 0
     if args.greedy_round:
         print(json.dumps(greedy_round(*args.greedy_round)))
@@ -256,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         out["openspiel_gin_decisions_per_s"] = None
         out["ratio_vs_openspiel"] = None
-    out |= bot_figures(seed=3, games=args.greedy_games)
+    out |= bot_figures(seed=3, games=args.greedy_games, fast=args.fast)
     print(json.dumps(out, indent=2))
     return 0
 

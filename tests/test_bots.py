@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from liverpool import Action, Card, Game, RuleSet, parse_cards
-from liverpool.bots import BOTS, DIFFICULTIES, Bot, get, names
+from liverpool.bots import BOTS, DIFFICULTIES, Bot, EasyBot, get, names
 from liverpool.bots import strong as strong_module
 from liverpool.bots.greedy import GreedyBot, Snapshot, analyse, tactics, wants_card
 from liverpool.bots.strong import KnownCards, StrongBot, playout, sample_hidden, unseen_pool
@@ -371,6 +371,18 @@ def test_registry_and_difficulties() -> None:
     with pytest.raises(ValueError):
         get("greedy", think=1)
     assert all(callable(f) for f in BOTS.values())
+
+
+def test_easy_mistakes_option() -> None:
+    for options, mistakes in (({"mistakes": 0}, 0.0), ({"mistakes": 1}, 1.0), ({}, 0.35)):
+        bot = get("easy", seed=1, **options)
+        assert isinstance(bot, EasyBot)
+        assert bot.mistakes == mistakes
+    for bad in (1.5, -0.1, True, "0.2"):
+        with pytest.raises(ValueError, match="mistakes must be a number between 0 and 1"):
+            get("easy", mistakes=bad)
+    with pytest.raises(ValueError, match="takes no options"):
+        get("easy", mistake=0.2)
 
 
 def test_trivial_decisions_return_at_once() -> None:

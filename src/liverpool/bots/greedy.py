@@ -20,7 +20,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import (
@@ -50,6 +50,9 @@ if TYPE_CHECKING:
 __all__ = ["GreedyBot", "Snapshot", "Tactics", "analyse", "choose", "rules_for_view"]
 
 _MEMO_LIMIT: Final = 1 << 14
+
+_Rec = Callable[[int, int, list[int], list[int], list[int], list[int], int, int, int], None]
+"""The recursive step of :func:`_measure`'s run search."""
 
 
 class Tuning:
@@ -485,6 +488,7 @@ def _measure(
         keep_sets = chosen
 
     runs_distinct = t.runs_distinct
+    recurse: list[_Rec] = []  # ``rec`` reaches itself through this list, emptied at the end
 
     def rec(
         level: int,
@@ -534,16 +538,17 @@ def _measure(
             else:
                 nrc = rcounts
             chosen_runs.append((si, w))
-            rec(level + 1, i, n1, n2, n3, nrc, missing + miss, cap + min(miss, run_cap), held + h)  # noqa: F821 (see the del below)
+            recurse[0](level + 1, i, n1, n2, n3, nrc, missing + miss, cap + min(miss, run_cap), held + h)
             chosen_runs.pop()
         # a run of which no card is held yet
         if missing + left * run_len + root_smiss < best:
             chosen_runs.append((0, 0))
-            rec(level + 1, ncand, b1, b2, b3, rcounts, missing + run_len, cap + run_cap, held)  # noqa: F821 (see the del below)
+            recurse[0](level + 1, ncand, b1, b2, b3, rcounts, missing + run_len, cap + run_cap, held)
             chosen_runs.pop()
 
+    recurse.append(rec)
     rec(0, 0, m1, m2, m3, rc, 0, 0, 0)
-    del rec  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
+    recurse.clear()  # a closure reaching itself is a reference cycle: cut it so refcounting frees it at once
     return best, (keep[0], keep[1], keep[2], keep[3]), keep_sets
 
 
@@ -922,32 +927,70 @@ class Snapshot:
         "whole",
     )
 
-    def __init__(self) -> None:
-        self.rules: RuleSet
-        self.t: Tactics
-        self.me = 0
-        self.n = 0
-        self.current = 0
-        self.sets = 0
-        self.runs = 0
-        self.whole = False
-        self.contract_cards = 0
-        self._hand: list[Card] | None = []
-        self.hand_tokens: list[str] = []  # the view's hand, parsed when ``hand`` is first asked for
-        self.hand_sizes: list[int] = []
-        self.down: list[bool] = []
-        self.meld_list: list[tuple[int, str, list[Card], int]] | None = []
-        self.meld_view: list[dict[str, Any]] = []  # the view's melds, read when ``melds`` is first asked for
-        self.top: Card | None = None
-        self.discard_pile: list[Card] | None = None
-        self.taken: Card | None = None
-        self.must_meld: Card | None = None
-        self.staged: list[tuple[str, list[Card]]] = []
-        self.swaps = 0
-        self.stock_size = 0
-        self.buy_window = False
-        self._collects: dict[int, list[Card]] | None = {}
-        self._source: tuple[EventTracker, dict[str, Any]] | None = None
+    def __init__(
+        self, view: dict[str, Any] | None = None, rules: RuleSet | None = None, t: Tactics | None = None
+    ) -> None:
+        """An empty snapshot, or with ``view`` the snapshot of that player's view (see :meth:`from_view`)."""
+        if view is None:
+            self.rules: RuleSet
+            self.t: Tactics
+            self.me = 0
+            self.n = 0
+            self.current = 0
+            self.sets = 0
+            self.runs = 0
+            self.whole = False
+            self.contract_cards = 0
+            self._hand: list[Card] | None = []
+            self.hand_tokens: list[str] = []  # the view's hand, parsed when ``hand`` is first asked for
+            self.hand_sizes: list[int] = []
+            self.down: list[bool] = []
+            self.meld_list: list[tuple[int, str, list[Card], int]] | None = []
+            self.meld_view: list[dict[str, Any]] = []  # the view's melds, read when ``melds`` is first asked for
+            self.top: Card | None = None
+            self.discard_pile: list[Card] | None = None
+            self.taken: Card | None = None
+            self.must_meld: Card | None = None
+            self.staged: list[tuple[str, list[Card]]] = []
+            self.swaps = 0
+            self.stock_size = 0
+            self.buy_window = False
+            self._collects: dict[int, list[Card]] | None = {}
+            self._source: tuple[EventTracker, dict[str, Any]] | None = None
+            return
+        self.rules = rules = rules if rules is not None else rules_for_view(view)
+        self.t = t if t is not None else tactics(rules)
+        self.me = view["player"]
+        self.n = view["players"]
+        self.current = view["current"]
+        c = view["contract"]
+        self.sets = c["sets"]
+        self.runs = c["runs"]
+        self.whole = c["whole_hand"]
+        self.contract_cards = c["cards"]
+        parse = parse_card
+        cards = parse_tokens
+        self._hand = None
+        self.hand_tokens = view["hand"]
+        self.hand_sizes = view["hand_sizes"]
+        self.down = view["down"]
+        melds = view["melds"]
+        self.meld_view = melds
+        self.meld_list = None if melds else []  # read on first use (most decisions never look)
+        pile = view["discard_pile"]
+        self.top = parse(pile[-1]) if pile else None
+        self.discard_pile = None
+        taken = view["taken_from_discard"]
+        self.taken = parse(taken) if taken else None
+        must = view["must_meld"]
+        self.must_meld = parse(must) if must else None
+        staged = view["staged"]
+        self.staged = [(m["kind"], cards(m["cards"])) for m in staged] if staged else []
+        self.swaps = len(view["swaps"])
+        self.stock_size = view["stock_size"]
+        self.buy_window = view["buy_window"]
+        self._collects = {}
+        self._source = None
 
     @property
     def hand(self) -> list[Card]:
@@ -1003,41 +1046,7 @@ class Snapshot:
     def from_view(cls, view: dict[str, Any], rules: RuleSet | None = None, t: Tactics | None = None) -> Snapshot:
         """The snapshot of a player's view (``rules``: its rule set when known, ``t``: their
         :class:`Tactics` when known)."""
-        s = object.__new__(cls)  # every field is set below
-        s.rules = rules = rules if rules is not None else rules_for_view(view)
-        s.t = t if t is not None else tactics(rules)
-        s.me = view["player"]
-        s.n = view["players"]
-        s.current = view["current"]
-        c = view["contract"]
-        s.sets = c["sets"]
-        s.runs = c["runs"]
-        s.whole = c["whole_hand"]
-        s.contract_cards = c["cards"]
-        parse = parse_card
-        cards = parse_tokens
-        s._hand = None
-        s.hand_tokens = view["hand"]
-        s.hand_sizes = view["hand_sizes"]
-        s.down = view["down"]
-        melds = view["melds"]
-        s.meld_view = melds
-        s.meld_list = None if melds else []  # read on first use (most decisions never look)
-        pile = view["discard_pile"]
-        s.top = parse(pile[-1]) if pile else None
-        s.discard_pile = None
-        taken = view["taken_from_discard"]
-        s.taken = parse(taken) if taken else None
-        must = view["must_meld"]
-        s.must_meld = parse(must) if must else None
-        staged = view["staged"]
-        s.staged = [(m["kind"], cards(m["cards"])) for m in staged] if staged else []
-        s.swaps = len(view["swaps"])
-        s.stock_size = view["stock_size"]
-        s.buy_window = view["buy_window"]
-        s._collects = {}
-        s._source = None
-        return s
+        return cls(view, rules, t)
 
     @classmethod
     def from_game(cls, game: Game, seat: int) -> Snapshot:
@@ -1701,10 +1710,13 @@ class EasyBot(GreedyBot):
 
     name = "easy"
 
-    def __init__(self, seed: int | None = None, mistakes: float = 0.35, **options: Any) -> None:
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        # ``mistakes`` is read from ``options``: mypyc 2.4 fails to build a subclass's ``__init__``
+        # that names a parameter between defaulted ones and ``**options``.
+        mistakes = options.pop("mistakes", 0.35)
         super().__init__(seed=seed, **options)
-        if not 0.0 <= mistakes <= 1.0:
-            raise ValueError(f"mistakes must be between 0 and 1, got {mistakes}")
+        if isinstance(mistakes, bool) or not isinstance(mistakes, int | float) or not 0.0 <= mistakes <= 1.0:
+            raise ValueError(f"mistakes must be a number between 0 and 1, got {mistakes!r}")
         self.mistakes = float(mistakes)
 
     def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:

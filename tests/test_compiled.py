@@ -1,0 +1,145 @@
+"""The mypyc build of the greedy bot (``setup.py``, ``make fast``) decides exactly as the source.
+
+The build is made once per state of the sources (cached in ``build/test-fast``): a fresh clone
+builds it on its first run. Both builds play the same seeded games in fresh processes, bots of
+every kind that reads greedy's code (greedy, easy, medium, and strong with a fixed number of
+samples) on both presets and on house rules, and every legal list and chosen action must agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GAMES = r"""
+import dataclasses, hashlib, json, random
+from liverpool.game import Game
+from liverpool.rules import RuleSet
+from liverpool.bots import get, greedy
+from liverpool.driver import next_to_act
+
+HOUSE = {
+    "buy_precedence": ["nearest", "first"], "playable_discard": ["call", "liverpool", "strict", "off"],
+    "joker_swap": ["going_down_turn", "once_down", "later_turns", "off"], "floating": [False, True],
+    "pile_draw": [False, True], "exact_melds": [False, True], "layoff_same_turn": [False, True],
+    "wild_rank": [None, 2], "buy_limit": [None, 0, 1, 3], "down_may_buy": [False, True],
+}
+TABLES = [
+    ("liverpool", False, ["strong", "greedy", "easy"]),
+    ("contract", True, ["greedy", "medium", "greedy", "easy"]),
+    ("liverpool", True, ["greedy", "greedy", "strong", "greedy", "greedy"]),
+    ("contract", False, ["greedy", "random", "strong"]),
+    ("liverpool", False, ["greedy", "medium"]),
+]
+digest = hashlib.sha256()
+rng = random.Random(5)
+actions = 0
+for _ in range(3):
+    for preset, house, kinds in TABLES:
+        rules = RuleSet.preset(preset)
+        if house:
+            rules = dataclasses.replace(rules, **{k: rng.choice(v) for k, v in HOUSE.items()})
+        game = Game.new(players=len(kinds), seed=rng.getrandbits(32), rules=rules)
+        bots = [get(k, seed=i, samples=1) if k == "strong" else get(k, seed=i) for i, k in enumerate(kinds)]
+        while not game.is_over:
+            seat, legal = next_to_act(game)
+            action = bots[seat].act(game.view(seat), legal)
+            digest.update(repr((seat, legal, action)).encode())
+            game.apply(action)
+            actions += 1
+print(json.dumps({"compiled": not greedy.__file__.endswith(".py"), "actions": actions, "digest": digest.hexdigest()}))
+"""
+
+
+def sources_key() -> str:
+    """A digest of everything the build reads."""
+    h = hashlib.sha256()
+    files = [*sorted((ROOT / "src").rglob("*.py")), ROOT / "setup.py", ROOT / "pyproject.toml"]
+    for path in files:
+        h.update(str(path.relative_to(ROOT)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@pytest.fixture(scope="module")
+def fast_build() -> Path:
+    """The folder of the mypyc build of the current sources (built here when missing)."""
+    cache = ROOT / "build" / "test-fast"
+    target = cache / sources_key()
+    if not (target / ".built").exists():
+        shutil.rmtree(cache, ignore_errors=True)
+        command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
+        command += ["--target", str(target), str(ROOT)]
+        done = subprocess.run(
+            command, check=False, cwd=ROOT, env=dict(os.environ, LIVERPOOL_MYPYC="1"), capture_output=True, text=True
+        )
+        if done.returncode:
+            pytest.fail(
+                f"the mypyc build failed (a C compiler and the Python headers are needed):\n{done.stderr[-3000:]}"
+            )
+        (target / ".built").touch()
+    return target
+
+
+def play(*paths: Path) -> list[dict[str, object]]:
+    """The games played with each source folder on ``PYTHONPATH``, in processes side by side."""
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", GAMES],
+            env=dict(os.environ, PYTHONPATH=str(path), PYTHONHASHSEED="0"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for path in paths
+    ]
+    results = []
+    for run in runs:
+        out, err = run.communicate()
+        assert run.returncode == 0, err
+        results.append(json.loads(out))
+    return results
+
+
+def test_the_compiled_greedy_bot_decides_as_the_source(fast_build: Path) -> None:
+    compiled, source = play(fast_build, ROOT / "src")
+    assert compiled["compiled"] is True
+    assert source["compiled"] is False
+    assert isinstance(source["actions"], int) and source["actions"] > 1000
+    assert compiled == source | {"compiled": True}
+
+
+def test_the_build_flag_is_checked() -> None:
+    def name(flag: str) -> subprocess.CompletedProcess[str]:
+        env = dict(os.environ, LIVERPOOL_MYPYC=flag)
+        command = [sys.executable, "setup.py", "--name"]
+        return subprocess.run(command, check=False, cwd=ROOT, env=env, capture_output=True, text=True)
+
+    assert name("0").stdout.strip() == "liverpool-rummy"
+    refused = name("yes")
+    assert refused.returncode != 0
+    assert "LIVERPOOL_MYPYC must be 0 or 1, got 'yes'" in refused.stderr
+
+
+def test_the_bench_times_both_builds(fast_build: Path) -> None:
+    """``make bench`` times the greedy games with the mypyc build and the source, side by side."""
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "benchmarks" / "run.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = bench.bot_figures(seed=3, games=1, warmup=0, rounds=1, fast=str(fast_build), decisions=False)
+    assert figures["greedy_build"] == "mypyc"
+    assert figures["greedy_games_per_s"] > 0 and figures["greedy_pure_games_per_s"] > 0
+    assert figures["greedy_mypyc_vs_pure"] > 0
+    plain = bench.bot_figures(seed=3, games=1, warmup=0, rounds=1, decisions=False)
+    assert plain["greedy_build"] == "pure" and "greedy_pure_games_per_s" not in plain

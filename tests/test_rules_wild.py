@@ -20,6 +20,7 @@ from helpers import (
     rules,
 )
 from liverpool import Discard, EndTurn, Game, LayOff, Meld, RuleSet, SwapJoker, Unswap
+from liverpool.melds import is_valid_run
 
 # five players: two packs in both presets, so two jokers even in `contract`
 FIVE = ["2C", "2D", "3C", "3D"]
@@ -279,6 +280,36 @@ def test_r20_swapped_joker_played_when_another_joker_was_already_held(preset: st
     assert game.hand(0).count(card("JK")) == 1
     assert game.can_apply(Discard(0, card("KC"))), "one joker played: the swap is settled"
     play(game, Discard(0, card("KC")))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r20_r19_the_swap_a_joker_laid_next_to_its_place_settles_is_that_one(preset: str) -> None:
+    # two swaps, then one joker laid off next to the second swap's place: one swap is settled, and
+    # it must be the second, whose joker could no longer go back (R19: two jokers within four
+    # cards); the first can still be taken back. Found by random play (a hypothesis property).
+    table = [(1, "run", "4D JK 6D 7D"), (1, "run", "9C 10C JK QC"), *OWN]
+    for check in ("always", "initial"):
+        game = build(rules(preset, joker_swap="once_down", run_joker_check=check), ["5D JC KC", *FIVE], melds=table)
+        play(game, SwapJoker(0, 0, 1, card("5D")), SwapJoker(0, 1, 2, card("JC")), LayOff(0, card("JK"), 1, high=False))
+        assert game.melds[1].cards == tuple(cards("JK 9C 10C JC QC"))
+        assert Unswap(0) in game.legal_actions(0)
+        play(game, Unswap(0))
+        if check == "always":
+            assert [game.melds[0].cards, game.melds[1].cards] == [
+                tuple(cards("4D JK 6D 7D")),
+                tuple(cards("JK 9C 10C JC QC")),
+            ]
+            assert sorted(map(str, game.hand(0))) == ["5D", "KC"]
+        else:  # "initial": lay-offs are not checked, and the first swap was settled as before
+            assert [game.melds[0].cards, game.melds[1].cards] == [
+                tuple(cards("4D 5D 6D 7D")),
+                tuple(cards("JK 9C 10C JK QC")),
+            ]
+            assert sorted(map(str, game.hand(0))) == ["JC", "KC"]
+        for m in game.melds:
+            if m.kind == "run" and check == "always":
+                assert is_valid_run(m.cards, game.rules)
+        play(game, Discard(0, card("KC")))
 
 
 # ----------------------------------------------------------------------------------------- R21

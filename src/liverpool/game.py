@@ -1063,7 +1063,11 @@ class Game:
             if self.pending:
                 return "take back a swap before you begin to lay down, or finish laying down first"
             wild = self.swaps[-1][3]
-            return None if wild in hand else "the joker of your last swap is no longer in your hand"
+            if wild not in hand:
+                return "the joker of your last swap is no longer in your hand"
+            if not self._restorable(self.swaps[-1]):
+                return "the joker cannot go back: its run would hold two wild cards within four cards (R19)"
+            return None
         if isinstance(a, EndTurn):
             if self.pending or self.must_meld is not None or self.swaps:
                 return "finish what you began this turn first"
@@ -1345,12 +1349,26 @@ class Game:
         self._after_hand_change(p)
 
     def _settle_swaps(self) -> None:
-        """R20: a swapped wild card counts as played once it has left the hand."""
-        if self.swaps:
+        """R20: a swapped wild card counts as played once it has left the hand. Wild cards are
+        alike, so of several open swaps the first is settled, unless one of them could no longer
+        be taken back (R19, a wild card laid off next to its place): that one is settled first."""
+        swaps = self.swaps
+        if swaps:
             hand = self.hands[self.current]
             wilds = sum(1 for c in hand if self.rules.is_wild(c.rank))
-            while self.swaps and wilds - self.swap_base < len(self.swaps):
-                self.swaps.pop(0)
+            while swaps and wilds - self.swap_base < len(swaps):
+                swaps.pop(next((i for i, swap in enumerate(swaps) if not self._restorable(swap)), 0))
+
+    def _restorable(self, swap: tuple[int, int, Card, Card]) -> bool:
+        """May the wild card of ``swap`` (meld, place, natural, wild) go back to its place? Not when
+        the run would then break R19 (with ``run_joker_check`` "always")."""
+        if self.rules.run_joker_check != "always":
+            return True
+        meld_id, value, _, wild = swap
+        m = self._melds[meld_id]
+        cards = list(m.cards)
+        cards[value - m.start] = wild
+        return is_valid_run(cards, self.rules)
 
     def _after_hand_change(self, p: int) -> None:
         """Going out or floating once a hand is empty after melding (R15, R37, R38)."""
@@ -1480,7 +1498,7 @@ class Game:
                         out.append(LayOff(p, accepted, m.id, high))
         # joker swaps
         out.extend(self.swap_actions(p))
-        if self.swaps and not self.pending and self.swaps[-1][3] in hand:
+        if self.swaps and not self.pending and self.swaps[-1][3] in hand and self._restorable(self.swaps[-1]):
             out.append(seats[p].unswap)
         if self.pending:
             if rules.failed_meld_penalty and self._problem(seats[p].retract) is None:

@@ -119,6 +119,32 @@ def test_the_compiled_greedy_bot_decides_as_the_source(fast_build: Path) -> None
     assert compiled == source | {"compiled": True}
 
 
+CYCLES = r"""
+import gc, json
+from liverpool import Game, RuleSet
+from liverpool.bots import get, greedy
+from liverpool.driver import play_game
+
+found = {}
+for preset in ("liverpool", "contract"):
+    gc.collect()
+    gc.disable()
+    game = Game.new(players=4, seed=31, rules=RuleSet.preset(preset))
+    play_game(game, [get("greedy", seed=i) for i in range(4)])
+    found[preset] = gc.collect()
+    gc.enable()
+print(json.dumps({"compiled": not greedy.__file__.endswith(".py"), "garbage": found}))
+"""
+
+
+def test_the_compiled_greedy_bot_leaves_no_reference_cycles(fast_build: Path) -> None:
+    """As ``test_play_leaves_no_reference_cycles`` for the source: mypyc keeps the closures of one
+    function in a shared environment, so closures that named one another were cycles there."""
+    env = dict(os.environ, PYTHONPATH=str(fast_build))
+    done = subprocess.run([sys.executable, "-c", CYCLES], env=env, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == {"compiled": True, "garbage": {"liverpool": 0, "contract": 0}}
+
+
 def test_the_build_flag_is_checked() -> None:
     def name(flag: str) -> subprocess.CompletedProcess[str]:
         env = dict(os.environ, LIVERPOOL_MYPYC=flag)

@@ -53,6 +53,10 @@ _MEMO_LIMIT: Final = 1 << 14
 
 _Rec = Callable[[int, int, list[int], list[int], list[int], list[int], int, int, int], None]
 """The recursive step of :func:`_measure`'s run search."""
+_Leaf = Callable[[list[int], list[int], int, int, int], None]
+"""The end of a branch of :func:`_measure`'s run search."""
+_Part = Callable[[list[int], list[int]], tuple[int, int, int, int]]
+"""The sets part of :func:`_measure`."""
 
 
 class Tuning:
@@ -464,10 +468,16 @@ def _measure(
     ncand = len(cands)
     root_smiss = set_part(rc, m1)[0] - jokers if sets else -jokers
     chosen_runs: list[tuple[int, int]] = []
+    # The nested functions reach one another (and ``rec`` itself) through these lists, emptied at
+    # the end: mypyc keeps a function that another closure names in the shared environment of the
+    # closures, a reference cycle that only the cyclic garbage collector would free.
+    parts: list[_Part] = [set_part]
+    leaves: list[_Leaf] = []
+    recurse: list[_Rec] = []
 
     def leaf(b1: list[int], rcounts: list[int], missing: int, cap: int, held: int) -> None:
         nonlocal best, keep_sets
-        smiss, scap, chosen, used = set_part(rcounts, b1)
+        smiss, scap, chosen, used = parts[0](rcounts, b1)
         deficit = missing + smiss - min(jokers, cap + scap)
         ext = [0, 0, 0, 0]
         if whole:
@@ -488,7 +498,6 @@ def _measure(
         keep_sets = chosen
 
     runs_distinct = t.runs_distinct
-    recurse: list[_Rec] = []  # ``rec`` reaches itself through this list, emptied at the end
 
     def rec(
         level: int,
@@ -502,7 +511,7 @@ def _measure(
         held: int,
     ) -> None:
         if level == runs:
-            leaf(b1, rcounts, missing, cap, held)
+            leaves[0](b1, rcounts, missing, cap, held)
             return
         left = runs - level
         for i in range(start, ncand):
@@ -546,9 +555,12 @@ def _measure(
             recurse[0](level + 1, ncand, b1, b2, b3, rcounts, missing + run_len, cap + run_cap, held)
             chosen_runs.pop()
 
+    leaves.append(leaf)
     recurse.append(rec)
     rec(0, 0, m1, m2, m3, rc, 0, 0, 0)
-    recurse.clear()  # a closure reaching itself is a reference cycle: cut it so refcounting frees it at once
+    parts.clear()
+    leaves.clear()
+    recurse.clear()
     return best, (keep[0], keep[1], keep[2], keep[3]), keep_sets
 
 

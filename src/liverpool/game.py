@@ -1498,7 +1498,7 @@ class Game:
                         out.append(LayOff(p, accepted, m.id, high))
         # joker swaps
         out.extend(self.swap_actions(p))
-        if self.swaps and not self.pending and self.swaps[-1][3] in hand and self._restorable(self.swaps[-1]):
+        if self.swaps and self._problem(seats[p].unswap) is None:
             out.append(seats[p].unswap)
         if self.pending:
             if rules.failed_meld_penalty and self._problem(seats[p].retract) is None:

@@ -310,6 +310,23 @@ def test_r34_a_floater_cannot_go_out_by_calling() -> None:
     assert not events_of(game, "deal_end")
 
 
+def test_r34_r26_a_caller_holding_only_equals_of_the_called_card_may_not_call() -> None:
+    # Player 2 holds only a card equal to the discard (two packs). R26 locks the called card and
+    # its equals, so after calling there would be nothing to discard and no legal action: the call
+    # is refused, with R26 off it is allowed. Found by random play under random house rules.
+    for lock in (True, False):
+        game = offender("liverpool", discard_lock=lock)
+        game.hands[2] = [H7]  # as from a second pack
+        game.apply(Discard(0, H7))
+        assert game.can_apply(Call(2)) is not lock
+        assert (Call(2) in game.legal_actions()) is not lock
+        if lock:
+            assert_refused(game, Call(2), "no other card to discard after calling (R26, R34)")
+        else:
+            apply_all(game, Call(2), Discard(2, H7))
+        assert game.legal_actions()
+
+
 @pytest.mark.parametrize("mode", ["call", "liverpool"])
 def test_r33_r34_two_players_the_other_player_may_call(mode: str) -> None:
     # With two players the only other player is the one about to draw.

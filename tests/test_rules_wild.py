@@ -366,6 +366,48 @@ def test_r20_r21_wild_rank_deuce_swaps_in_runs_and_is_dead_in_sets(preset: str) 
     play(game, LayOff(0, card("2C"), 2), Discard(0, card("KC")))
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r20_wild_rank_a_wild_card_standing_for_a_deuce_cannot_be_swapped(preset: str) -> None:
+    # with deuces wild the 2H the joker stands for is itself wild: there is no natural to swap
+    # (found by random play: deuces swapped for deuces, back and forth, without end)
+    table = [(1, "run", "AH JK 3H 4H"), (1, "run", "5H 6H 2C 8H"), *OWN]
+    game = build(rules(preset, wild_rank=DEUCES, joker_swap="once_down"), ["2H 7H KC", *FIVE], melds=table)
+    assert_refused(game, SwapJoker(0, 0, 1, card("2H")), "stands for 2H, itself a wild card", "R20")
+    assert _swaps(game) == [SwapJoker(0, 1, 2, card("7H"))]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r20_wild_rank_playing_the_joker_settles_its_own_swap_not_a_deuces(preset: str) -> None:
+    # two swaps took a deuce and a joker; the joker is laid off. Wild cards of one kind are alike,
+    # but a joker is not a deuce: the joker's swap is the one settled, and the deuce's can still be
+    # taken back. (Settling the deuce's left a swap whose joker was gone: no legal action.)
+    table = [(1, "run", "7S 2C 9S 10S"), (1, "run", "10H JH JK KH"), *OWN]
+    game = build(rules(preset, wild_rank=DEUCES, joker_swap="once_down"), ["8S QH KC", *FIVE], melds=table)
+    play(game, SwapJoker(0, 0, 1, card("8S")), SwapJoker(0, 1, 2, card("QH")), LayOff(0, card("JK"), 2))
+    assert game.melds[2].cards == tuple(cards("3S 3D 3C JK"))
+    assert_refused(game, Discard(0, card("KC")), "R20")
+    assert Unswap(0) in game.legal_actions()
+    play(game, Unswap(0))
+    assert game.melds[0].cards == tuple(cards("7S 2C 9S 10S"))
+    assert sorted(map(str, game.hand(0))) == ["8S", "KC"]
+    play(game, Discard(0, card("KC")))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r20_r19_a_wild_card_may_not_block_the_way_back_of_another_swap(preset: str) -> None:
+    # the deuce swapped out of 7S 2C 9S 10S must be able to go back (or be played): a joker laid
+    # off next to its place would leave it neither, and the turn no legal action
+    table = [(1, "run", "7S 2C 9S 10S"), (1, "run", "10H JH JK KH"), *OWN]
+    game = build(rules(preset, wild_rank=DEUCES, joker_swap="once_down"), ["8S QH KC", *FIVE], melds=table)
+    play(game, SwapJoker(0, 0, 1, card("8S")), SwapJoker(0, 1, 2, card("QH")))
+    for high in (True, False):
+        blocked = LayOff(0, card("JK"), 0, high=high)
+        assert_refused(game, blocked, "no place for a wild card you swapped this turn to go back to", "R19", "R20")
+        assert blocked not in game.legal_actions()
+    play(game, LayOff(0, card("JK"), 1, high=False), Unswap(0), Discard(0, card("KC")))
+    assert game.melds[0].cards == tuple(cards("7S 2C 9S 10S"))
+
+
 def test_r20_liverpool_swap_before_laying_down_with_a_joker_already_held() -> None:
     # default rules (going_down_turn): the hand held a joker, swapped a second one out of a run and
     # laid one joker in its contract; it now holds as many jokers as before the swap

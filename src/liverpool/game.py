@@ -745,7 +745,9 @@ class Game:
         return m.accepts
 
     def _wild_spots(self, m: _Meld) -> list[tuple[int, int, Card]]:
-        """The wild cards of run ``m`` as (place, value, the natural it stands for) (R20)."""
+        """The wild cards of run ``m`` that may be swapped, as (place, value, the natural it stands
+        for) (R20): not one standing for a card of the wild rank, itself wild (a deuce with
+        ``wild_rank`` 2), for which there is no natural card to swap."""
         if m.spots is not None:
             return m.spots
         rules = self.rules
@@ -759,7 +761,9 @@ class Game:
             for i, c in enumerate(m.cards):
                 if rules.is_wild(c.rank):
                     value = m.start + i
-                    spots.append((i, value, Card(1 if value == 14 else value, suit)))
+                    natural = Card(1 if value == 14 else value, suit)
+                    if not rules.is_wild(natural.rank):
+                        spots.append((i, value, natural))
         m.spots = spots
         return spots
 
@@ -1034,7 +1038,14 @@ class Game:
                 if m.kind == "set"
                 else can_extend_run(m.cards, m.start, a.card, a.high, rules)
             )
-            return None if ok else f"{a.card} does not fit meld {a.meld} ({format_cards(m.cards)})"
+            if not ok:
+                return f"{a.card} does not fit meld {a.meld} ({format_cards(m.cards)})"
+            if self.swaps and not self._swaps_stay_undoable(a):
+                return (
+                    f"laying {a.card} there would leave no place for a wild card you swapped this turn to go back to"
+                    " (R19, R20): play it or take it back first"
+                )
+            return None
         if isinstance(a, SwapJoker):
             if not self._swap_allowed(p):
                 return "you may not swap a joker now (R20, option joker_swap)"
@@ -1050,6 +1061,8 @@ class Game:
             value = m.start + a.index
             suit = next(c.suit for c in m.cards if not rules.is_wild(c.rank))
             natural = Card(1 if value == 14 else value, suit)
+            if rules.is_wild(natural.rank):
+                return f"that joker stands for {natural}, itself a wild card: there is no natural card to swap (R20)"
             if a.card != natural:
                 return f"that joker stands for {natural}, not {a.card}"
             if natural not in hand:
@@ -1130,8 +1143,9 @@ class Game:
         if self.rules.playable_discard == "liverpool":
             if not self.down[p]:
                 return "only players who are down may call Liverpool (R34)"
-            if not self.hands[p] and self.rules.discard_lock:
-                return "you hold no card of your own to discard after calling (R26, R34)"
+            if self.rules.discard_lock and all(c == self.discard[-1] for c in self.hands[p]):
+                # R26 locks the called card and its equals: the caller would have nothing to discard
+                return "you hold no other card to discard after calling (R26, R34)"
         return None
 
     def _pile_problem(self, p: int, depth: int) -> str | None:
@@ -1349,15 +1363,36 @@ class Game:
         self._after_hand_change(p)
 
     def _settle_swaps(self) -> None:
-        """R20: a swapped wild card counts as played once it has left the hand. Wild cards are
-        alike, so of several open swaps the first is settled, unless one of them could no longer
-        be taken back (R19, a wild card laid off next to its place): that one is settled first."""
+        """R20: a swapped wild card counts as played once it has left the hand: for each wild card
+        fewer than the hand held before its first swap plus one per open swap, a swap is settled
+        (:meth:`_settled_swap` says which)."""
         swaps = self.swaps
         if swaps:
             hand = self.hands[self.current]
             wilds = sum(1 for c in hand if self.rules.is_wild(c.rank))
             while swaps and wilds - self.swap_base < len(swaps):
-                swaps.pop(next((i for i, swap in enumerate(swaps) if not self._restorable(swap)), 0))
+                swaps.pop(self._settled_swap(hand))
+
+    def _settled_swap(self, hand: list[Card]) -> int:
+        """The open swap a wild card that left ``hand`` settles. Equal wild cards are alike, but a
+        joker is not a deuce of ``wild_rank`` 2: when the hand holds fewer of one kind than its open
+        swaps took, one of those is settled (it could not be taken back), else any. Of those, one
+        whose wild card could no longer go back to its place (R19, a wild card laid off next to
+        it) is settled first, else the first."""
+        swaps = self.swaps
+        gone = [i for i, s in enumerate(swaps) if hand.count(s[3]) < sum(1 for o in swaps if o[3] == s[3])]
+        choices = gone or list(range(len(swaps)))
+        return next((i for i in choices if not self._restorable(swaps[i])), choices[0])
+
+    def _swaps_stay_undoable(self, a: LayOff) -> bool:
+        """After lay-off ``a`` (a fitting one), may every swap still open go back (R19, R20)? A
+        wild card laid off next to the place of another swap's wild card would leave that swap with
+        neither a way back nor, perhaps, a place to play its card: no legal action."""
+        if self.rules.run_joker_check != "always" or not self.rules.is_wild(a.card.rank):
+            return True
+        trial = self.copy()
+        trial._do(a)
+        return all(trial._restorable(swap) for swap in trial.swaps)
 
     def _restorable(self, swap: tuple[int, int, Card, Card]) -> bool:
         """May the wild card of ``swap`` (meld, place, natural, wild) go back to its place? Not when
@@ -1493,7 +1528,8 @@ class Game:
                 for accepted, high in self._accepts(m):
                     if accepted is None:
                         if wilds:
-                            out.extend([LayOff(p, w, m.id, high) for w in wilds])
+                            offs = [LayOff(p, w, m.id, high) for w in wilds]
+                            out.extend([a for a in offs if self._swaps_stay_undoable(a)] if self.swaps else offs)
                     elif accepted in cards:
                         out.append(LayOff(p, accepted, m.id, high))
         # joker swaps

@@ -122,6 +122,8 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
 @settings(max_examples=15, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
+    preset=presets,
+    players=st.integers(3, 8),
     options=st.fixed_dictionaries(
         {
             "buy_precedence": st.sampled_from(["nearest", "first"]),
@@ -141,9 +143,11 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
         }
     ),
 )
-def test_random_play_under_any_options(seed: int, options: dict[str, object]) -> None:
-    rules = short_rules("liverpool", **options)
-    game = Game.new(players=4, rules=rules, seed=seed)
+def test_random_play_under_any_options(seed: int, preset: str, players: int, options: dict[str, object]) -> None:
+    """Any house rules, either preset, any table size: random play keeps every invariant, and no
+    turn is ever left without a legal action (this found the R20/R26/R34 dead ends of 2026-11-30)."""
+    rules = short_rules(preset, **options)
+    game = Game.new(players=players, rules=rules, seed=seed)
     play_random(game, seed)
 
 

@@ -184,9 +184,10 @@ def bot_figures(
             if result["compiled"] != (name == "mypyc"):
                 raise RuntimeError(f"the {name} round ran a {'compiled' if result['compiled'] else 'pure'} greedy bot")
             results[name].append(result)
-    main = results["mypyc" if fast is not None else "pure"]
+    build = next(iter(builds))  # the build the figures are of: the first of each round
+    main = results[build]
     rates = sorted(r["games_per_s"] for r in main)
-    out["greedy_build"] = "mypyc" if fast is not None else "pure"
+    out["greedy_build"] = build
     out["greedy_games_per_s"] = round(statistics.median(rates), 2)
     out["greedy_games_per_s_min"] = round(rates[0], 2)
     out["greedy_games_per_s_max"] = round(rates[-1], 2)

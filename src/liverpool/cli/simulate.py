@@ -13,13 +13,13 @@ import sys
 
 from rich.console import Console
 
-from ..cli import rules_from_args
-from .ratings import ladder_bots, run_ladder
-from .ray_backend import RayBackendError, RayUnavailableError
-from .report import print_ladder, print_tournament
-from .tournament import parse_seats, run_tournament
+from ..sim.ratings import ladder_bots, run_ladder
+from ..sim.ray_backend import RayBackendError, RayUnavailableError
+from ..sim.report import print_ladder, print_tournament
+from ..sim.tournament import parse_seats, run_tournament
+from .common import add_rules_args, rules_from_args
 
-__all__ = ["simulate_command"]
+__all__ = ["register", "simulate_command"]
 
 _PIPE_WIDTH = 140
 
@@ -78,3 +78,19 @@ def simulate_command(args: argparse.Namespace) -> int:
     else:
         print_tournament(result, out)
     return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``simulate`` subcommand."""
+    p = sub.add_parser("simulate", help="play many games between bots and measure them")
+    add_rules_args(p)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seats", default="greedy,greedy,greedy,greedy")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--think", type=float, default=None, help="seconds per decision for searching bots")
+    p.add_argument("--backend", choices=["local", "ray"], default="local")
+    p.add_argument("--address", default=None, help="Ray cluster address (backend ray)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--ladder", action="store_true", help="play every bot against the others and rate them")
+    p.set_defaults(func=simulate_command)

@@ -1,0 +1,30 @@
+"""``liverpool rules``: the rules in effect, each with its number (or the options as JSON)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from .common import add_rules_args, rules_from_args
+
+__all__ = ["register"]
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args.preset, args.settings)
+    if args.json:
+        print(json.dumps(rules.to_dict(), indent=2))
+        return 0
+    print(f"Rules in effect (preset {args.preset}{', changed: ' + ', '.join(args.settings) if args.settings else ''}):")
+    for number, text in rules.describe(args.players):
+        print(f"{number:>4}  {text}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``rules`` subcommand."""
+    p = sub.add_parser("rules", help="print the rules in effect, each with its number")
+    add_rules_args(p)
+    p.add_argument("--players", type=int, default=None, help="show packs for this many players")
+    p.add_argument("--json", action="store_true", help="print the options as JSON")
+    p.set_defaults(func=_cmd_rules)

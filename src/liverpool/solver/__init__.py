@@ -1,0 +1,170 @@
+"""The contract solver: which melds can a hand lay down, leaving the fewest points (R10-R19, R42).
+
+A hand is read as counts of natural cards per card code plus a list of wild cards (jokers and the
+optional wild rank, R46). The search is split by what couples the melds:
+
+* sets (R11, R18) are decided rank by rank. A natural card that no run of its suit could ever hold
+  ("dead" for runs) is interchangeable with the other such cards of its rank, so only run-relevant
+  naturals are branched on;
+* runs (R3, R12, R13, R19) are then solved suit by suit: for each suit a memoised table gives, for
+  each number of wild cards, the best natural points ``m`` runs of that suit can hold; a small
+  knapsack over the suits combines them;
+* the wild cards left over go into the sets when the sets can take them (no cap, R42 off), and the
+  wild cards used are always the ones worth the most points.
+
+Branch and bound on the points that are surely left in hand prunes the set search. Results are
+memoised per rule set (hands repeat a lot inside legal-move generation).
+
+The package, by seam (every name is importable from ``liverpool.solver`` as before the split):
+
+* ``base``: constants, the tuple shapes of the tables, card codes and rank masks;
+* ``runs``: the runs of one suit and their tables per number of wild cards;
+* ``tables``: what the solver derives from one rule set (memo tables included) and a hand counted;
+* ``search``: the optimising search, the melds of a solution and the memo of answers;
+* ``exists``: the quick existence test;
+* ``contract``: the public questions (``solve``, ``can_complete``, ``find_contract``, ``RestChecker``);
+* ``candidates``: the candidate melds of a hand (``candidate_melds``).
+
+>>> from liverpool.cards import format_cards, parse_cards
+>>> from liverpool.rules import RuleSet
+>>> [format_cards(m) for m in find_contract(parse_cards("7H 7S 7D 9C 9D JK 2C"), 1, RuleSet())]
+['7S 7H 7D', '9D 9C JK']
+>>> [format_cards(m) for m in find_contract(parse_cards("3H 4H JK 6H 7C 7D 7S 2C"), 2, RuleSet())]
+['7S 7D 7C', '3H 4H JK 6H']
+>>> find_contract(parse_cards("3H 4H 6H 7H 9C"), 3, RuleSet()) is None
+True
+"""
+
+from __future__ import annotations
+
+from .base import (
+    _INF as _INF,
+)
+from .base import (
+    _MEMO_LIMIT as _MEMO_LIMIT,
+)
+from .base import (
+    _NO_RANKS as _NO_RANKS,
+)
+from .base import (
+    _NO_SUITS as _NO_SUITS,
+)
+from .base import (
+    _RANKS_OF as _RANKS_OF,
+)
+from .base import (
+    _TALLY_LIMIT as _TALLY_LIMIT,
+)
+from .base import (
+    _VALUE_CARDS as _VALUE_CARDS,
+)
+from .base import (
+    CARD_OF_CODE as CARD_OF_CODE,
+)
+from .base import (
+    _Chain as _Chain,
+)
+from .base import (
+    _Entry as _Entry,
+)
+from .base import (
+    _Link as _Link,
+)
+from .base import (
+    _Option as _Option,
+)
+from .base import (
+    _rank_mask as _rank_mask,
+)
+from .base import (
+    _ranks_of as _ranks_of,
+)
+from .base import (
+    _Reach as _Reach,
+)
+from .base import (
+    _Solution as _Solution,
+)
+from .base import (
+    _spaced as _spaced,
+)
+from .base import (
+    _Tally as _Tally,
+)
+from .base import (
+    _Variant as _Variant,
+)
+from .candidates import (
+    _wild_sequences as _wild_sequences,
+)
+from .candidates import (
+    candidate_melds as candidate_melds,
+)
+from .contract import (
+    RestChecker as RestChecker,
+)
+from .contract import (
+    _solve as _solve,
+)
+from .contract import (
+    can_complete as can_complete,
+)
+from .contract import (
+    find_contract as find_contract,
+)
+from .contract import (
+    solve as solve,
+)
+from .exists import (
+    _distinct_sets_fit as _distinct_sets_fit,
+)
+from .exists import (
+    _exists as _exists,
+)
+from .exists import (
+    _exists_in as _exists_in,
+)
+from .exists import (
+    _sets_fit as _sets_fit,
+)
+from .runs import (
+    _cover_runs as _cover_runs,
+)
+from .runs import (
+    _extra_wilds as _extra_wilds,
+)
+from .runs import (
+    _multi_runs as _multi_runs,
+)
+from .runs import (
+    _unchain as _unchain,
+)
+from .search import (
+    _build as _build,
+)
+from .search import (
+    _cached as _cached,
+)
+from .search import (
+    _runs_cannot_take as _runs_cannot_take,
+)
+from .search import (
+    _search as _search,
+)
+from .tables import (
+    _CTX_OF_RULES as _CTX_OF_RULES,
+)
+from .tables import (
+    _CTXS as _CTXS,
+)
+from .tables import (
+    _Ctx as _Ctx,
+)
+from .tables import (
+    _ctx as _ctx,
+)
+from .tables import (
+    _tally as _tally,
+)
+
+__all__ = ["RestChecker", "can_complete", "candidate_melds", "find_contract", "solve"]

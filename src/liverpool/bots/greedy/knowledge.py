@@ -1,0 +1,312 @@
+"""Knowledge of the table: :class:`Snapshot`, what one seat knows in the form the decision logic reads
+(from a view or, in the strong bot's playouts, from a sampled game), and :class:`EventTracker`, the
+cards each player took from the discard pile this deal."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...cards import Card, parse_card, parse_tokens
+from ...rules import RuleSet
+from .tactics import _MEMO_LIMIT, Tactics, rules_for_view, tactics
+
+if TYPE_CHECKING:
+    from ...game import Game
+
+
+class Snapshot:
+    """What one seat knows, in the form the decision logic reads."""
+
+    __slots__ = (
+        "_collects",
+        "_hand",
+        "_source",
+        "buy_window",
+        "contract_cards",
+        "current",
+        "discard_pile",
+        "down",
+        "hand_sizes",
+        "hand_tokens",
+        "me",
+        "meld_list",
+        "meld_view",
+        "must_meld",
+        "n",
+        "rules",
+        "runs",
+        "sets",
+        "staged",
+        "stock_size",
+        "swaps",
+        "t",
+        "taken",
+        "top",
+        "whole",
+    )
+
+    def __init__(
+        self, view: dict[str, Any] | None = None, rules: RuleSet | None = None, t: Tactics | None = None
+    ) -> None:
+        """An empty snapshot, or with ``view`` the snapshot of that player's view (see :meth:`from_view`)."""
+        if view is None:
+            self.rules: RuleSet
+            self.t: Tactics
+            self.me = 0
+            self.n = 0
+            self.current = 0
+            self.sets = 0
+            self.runs = 0
+            self.whole = False
+            self.contract_cards = 0
+            self._hand: list[Card] | None = []
+            self.hand_tokens: list[str] = []  # the view's hand, parsed when ``hand`` is first asked for
+            self.hand_sizes: list[int] = []
+            self.down: list[bool] = []
+            self.meld_list: list[tuple[int, str, list[Card], int]] | None = []
+            self.meld_view: list[dict[str, Any]] = []  # the view's melds, read when ``melds`` is first asked for
+            self.top: Card | None = None
+            self.discard_pile: list[Card] | None = None
+            self.taken: Card | None = None
+            self.must_meld: Card | None = None
+            self.staged: list[tuple[str, list[Card]]] = []
+            self.swaps = 0
+            self.stock_size = 0
+            self.buy_window = False
+            self._collects: dict[int, list[Card]] | None = {}
+            self._source: tuple[EventTracker, dict[str, Any]] | None = None
+            return
+        self.rules = rules = rules if rules is not None else rules_for_view(view)
+        self.t = t if t is not None else tactics(rules)
+        self.me = view["player"]
+        self.n = view["players"]
+        self.current = view["current"]
+        c = view["contract"]
+        self.sets = c["sets"]
+        self.runs = c["runs"]
+        self.whole = c["whole_hand"]
+        self.contract_cards = c["cards"]
+        parse = parse_card
+        cards = parse_tokens
+        self._hand = None
+        self.hand_tokens = view["hand"]
+        self.hand_sizes = view["hand_sizes"]
+        self.down = view["down"]
+        melds = view["melds"]
+        self.meld_view = melds
+        self.meld_list = None if melds else []  # read on first use (most decisions never look)
+        pile = view["discard_pile"]
+        self.top = parse(pile[-1]) if pile else None
+        self.discard_pile = None
+        taken = view["taken_from_discard"]
+        self.taken = parse(taken) if taken else None
+        must = view["must_meld"]
+        self.must_meld = parse(must) if must else None
+        staged = view["staged"]
+        self.staged = [(m["kind"], cards(m["cards"])) for m in staged] if staged else []
+        self.swaps = len(view["swaps"])
+        self.stock_size = view["stock_size"]
+        self.buy_window = view["buy_window"]
+        self._collects = {}
+        self._source = None
+
+    @property
+    def hand(self) -> list[Card]:
+        """The seat's cards."""
+        hand = self._hand
+        if hand is None:
+            hand = self._hand = parse_tokens(self.hand_tokens)
+        return hand
+
+    @hand.setter
+    def hand(self, cards: list[Card]) -> None:
+        self._hand = cards
+
+    @property
+    def hand_size(self) -> int:
+        """``len(self.hand)``, without reading the cards."""
+        hand = self._hand
+        return len(hand) if hand is not None else len(self.hand_tokens)
+
+    @property
+    def collects(self) -> dict[int, list[Card]]:
+        """The cards each player took from the discard pile this deal (see :class:`EventTracker`)."""
+        collects = self._collects
+        if collects is None:
+            source = self._source
+            collects = self._collects = source[0].update(source[1]) if source is not None else {}
+        return collects
+
+    @collects.setter
+    def collects(self, collects: dict[int, list[Card]]) -> None:
+        self._collects = collects
+
+    def track(self, tracker: EventTracker, view: dict[str, Any]) -> None:
+        """Read ``collects`` from ``tracker`` updated with ``view`` when it is first asked for."""
+        self._collects = None
+        self._source = (tracker, view)
+
+    @property
+    def melds(self) -> list[tuple[int, str, list[Card], int]]:
+        """The table's melds as (id, kind, cards, start)."""
+        melds = self.meld_list
+        if melds is None:
+            cards = parse_tokens
+            melds = self.meld_list = [(m["id"], m["kind"], cards(m["cards"]), m["start"]) for m in self.meld_view]
+        return melds
+
+    @melds.setter
+    def melds(self, melds: list[tuple[int, str, list[Card], int]]) -> None:
+        self.meld_list = melds
+        self.meld_view = []  # the view's melds no longer describe the table
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], rules: RuleSet | None = None, t: Tactics | None = None) -> Snapshot:
+        """The snapshot of a player's view (``rules``: its rule set when known, ``t``: their
+        :class:`Tactics` when known)."""
+        return cls(view, rules, t)
+
+    @classmethod
+    def from_game(cls, game: Game, seat: int) -> Snapshot:
+        """The snapshot of ``seat`` read straight from a (sampled) game: for playouts only."""
+        s = cls()
+        s.rules = game.rules
+        s.t = tactics(game.rules)
+        s.me = seat
+        n = s.n = game.n
+        s.current = game.current
+        c = game.contract
+        s.sets = c.sets
+        s.runs = c.runs
+        s.whole = c.whole_hand
+        s.contract_cards = c.cards
+        s.hand = game.hands[seat]
+        s.hand_sizes = [len(game.hands[p]) for p in range(n)]
+        s.down = game.down
+        s.melds = [(m.id, m.kind, m.cards, m.start) for m in game._melds]
+        pile = game.discard
+        s.top = pile[-1] if pile else None
+        s.discard_pile = pile
+        s.taken = game.taken
+        s.must_meld = game.must_meld
+        s.staged = game.pending
+        s.swaps = len(game.swaps)
+        s.stock_size = len(game.stock)
+        s.buy_window = game.fresh
+        return s
+
+    # ---------------------------------------------------------------- table knowledge
+    def accepts(self) -> tuple[frozenset[int], bool]:
+        """The natural cards (as codes) some table meld accepts as a lay-off now, and whether a wild
+        card fits. Remembered per table (:attr:`Tactics.accept_memo`) for a snapshot of a view: the
+        table changes seldom between decisions."""
+        view = self.meld_view
+        if not view:
+            return self._accepts()
+        key = tuple((m["kind"], m["start"], *m["cards"]) for m in view)
+        memo = self.t.accept_memo
+        hit = memo.get(key)
+        if hit is None:
+            hit = self._accepts()
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = hit
+        return hit
+
+    def _accepts(self) -> tuple[frozenset[int], bool]:
+        """:meth:`accepts`, worked out."""
+        rules = self.rules
+        wild = self.t.wild
+        out: set[int] = set()
+        any_wild = False
+        check = rules.run_joker_check == "always"
+        top = self.t.top
+        for _, kind, cards, start in self.melds:
+            if kind == "set":
+                if rules.set_max is not None and len(cards) >= rules.set_max:
+                    continue
+                rank = 0
+                for c in cards:
+                    if c.rank and c.rank != wild:
+                        rank = c.rank
+                        break
+                if not rank:
+                    continue
+                any_wild = True
+                if rank == wild:
+                    continue
+                if rules.set_distinct_suits:
+                    taken = {c.code - c.rank for c in cards if c.rank and c.rank != wild}
+                    out.update(base + rank for base in (16, 32, 48, 64) if base not in taken)
+                else:
+                    out.update((16 + rank, 32 + rank, 48 + rank, 64 + rank))
+                continue
+            if len(cards) >= 13:  # R3: an ace is never both low and high in one run
+                continue
+            base = 0
+            for c in cards:
+                if c.rank and c.rank != wild:
+                    base = c.code - c.rank
+                    break
+            low, high = start - 1, start + len(cards)
+            if low >= 1:
+                if low != wild:
+                    out.add(base + low)
+                if not any_wild and (not check or not any(c.rank in (0, wild) for c in cards[:3])):
+                    any_wild = True
+            if high <= top:
+                rank = 1 if high == 14 else high
+                if rank != wild:
+                    out.add(base + rank)
+                if not any_wild and (not check or not any(c.rank in (0, wild) for c in cards[-3:])):
+                    any_wild = True
+        return frozenset(out), any_wild
+
+    def is_wild(self, card: Card) -> bool:
+        return card.rank in (0, self.t.wild)
+
+    def fits(self, card: Card, acc: tuple[frozenset[int], bool]) -> bool:
+        return (acc[1] and self.is_wild(card)) or card in acc[0]
+
+    def danger(self) -> int:
+        """How close an opponent is to going out: 0 (far) to 3 (could go out now)."""
+        level = 0
+        for p in range(self.n):
+            if p == self.me:
+                continue
+            size = self.hand_sizes[p]
+            if self.down[p]:
+                level = max(level, 3 if size <= 2 else 2)
+            elif size <= 2:
+                level = max(level, 1)
+        return level
+
+
+class EventTracker:
+    """Cards each player took from the discard pile this deal (draws, buys, pile draws, calls)."""
+
+    def __init__(self) -> None:
+        self.first: object = None
+        self.count = 0
+        self.collects: dict[int, list[Card]] = {}
+        self.declined: dict[int, list[Card]] = {}
+
+    def update(self, view: dict[str, Any]) -> dict[int, list[Card]]:
+        events = view["events"]
+        if not events:
+            return self.collects
+        if events[0] is not self.first or len(events) < self.count:
+            self.first = events[0]
+            self.count = 0
+            self.collects = {}
+        parse = parse_card
+        for e in events[self.count :]:
+            kind = e["type"]
+            if kind in {"draw_discard", "buy"}:
+                self.collects.setdefault(e["player"], []).append(parse(e["card"]))
+            elif kind == "draw_pile":
+                self.collects.setdefault(e["player"], []).extend(parse(c) for c in e["cards"])
+            elif kind == "deal":
+                self.collects = {}
+        self.count = len(events)
+        return self.collects

@@ -1,0 +1,88 @@
+"""What the greedy bot derives from one rule set (:class:`Tactics`: constants and memo tables, shared by
+equal rule sets), and the constants the deficit's tables share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from ...rules import RuleSet, cached_rules
+
+_MEMO_LIMIT: Final = 1 << 14
+
+_Rec = Callable[[int, int, list[int], list[int], list[int], list[int], int, int, int], None]
+"""The recursive step of :func:`_measure`'s run search."""
+_Leaf = Callable[[list[int], list[int], int, int, int], None]
+"""The end of a branch of :func:`_measure`'s run search."""
+_Part = Callable[[list[int], list[int]], tuple[int, int, int, int]]
+"""The sets part of :func:`_measure`."""
+_BIG: Final = 1 << 20
+_COST_SHIFT: Final = 24
+"""Packed DP states (:func:`_whole_plan`): cost above this bit, places missing from
+:data:`_MISS_SHIFT`, ranks kept below."""
+_MISS_SHIFT: Final = 16
+_NO_STATE: Final = 1 << 50
+_UNPLANNED: Final[tuple[int, ...]] = ()
+"""The keep of a memo entry holding the deficit without its plan (:func:`deficits_without`)."""
+_AT_LEAST: Final[tuple[int, ...]] = (-1,)
+"""The keep of a memo entry of :func:`deficit_of` holding only a lower bound of the deficit."""
+
+
+class Tactics:
+    """What the bots derive from one rule set (constants and memo tables)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.wild = rules.wild_rank if rules.wild_rank is not None else 0
+        self.pts = tuple(rules.points(r) for r in range(14))
+        self.set_min = rules.set_min
+        self.set_cap = rules.set_min - rules.set_min_naturals  # wild cards a minimal set may hold (R18)
+        self.set_distinct = rules.set_distinct_suits
+        self.set_max = rules.set_max if rules.set_max is not None else 99
+        self.sets_distinct = rules.sets_distinct_ranks
+        self.run_min = length = rules.run_min
+        self.run_cap = (length + 3) // 4  # R19: at most one wild card in 4 consecutive places
+        self.runs_distinct = rules.runs_distinct_suits
+        top = 14 if rules.ace_high else 13
+        self.top = top
+        wins = []
+        for a in range(1, top - length + 2):
+            mask = 0
+            for v in range(a, a + length):
+                mask |= 1 << (v if v <= 13 else 1)
+            wins.append((a, mask))
+        self.windows: tuple[tuple[int, int], ...] = tuple(wins)
+        self.memo: dict[tuple[bytes, int, int, bool], tuple[int, tuple[int, ...], int]] = {}
+        self.window_memo: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.suit_memo: dict[tuple[int, int, int, int, bool], tuple[int, int, int]] = {}
+        self.whole_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
+        self.plan_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        self.table_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
+        self.use_rows: dict[tuple[bool, bool, int], list[float]] = {}
+        self.accept_memo: dict[tuple[Any, ...], tuple[frozenset[int], bool]] = {}
+
+
+_TACTICS: dict[int, tuple[RuleSet, Tactics]] = {}
+_TACTICS_BY_RULES: dict[RuleSet, Tactics] = {}
+
+
+def tactics(rules: RuleSet) -> Tactics:
+    """The :class:`Tactics` of ``rules`` (cached; equal rule sets share one, memo tables included,
+    so that a tournament's games reuse what earlier games worked out)."""
+    hit = _TACTICS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_TACTICS) > 64:
+        _TACTICS.clear()
+    t = _TACTICS_BY_RULES.get(rules)
+    if t is None:
+        if len(_TACTICS_BY_RULES) > 16:
+            _TACTICS_BY_RULES.clear()
+        t = _TACTICS_BY_RULES[rules] = Tactics(rules)
+    _TACTICS[id(rules)] = (rules, t)
+    return t
+
+
+def rules_for_view(view: dict[str, Any]) -> RuleSet:
+    """The RuleSet of a view's ``rules`` dict, cached (a game hands out the same dict each time)."""
+    return cached_rules(view["rules"])

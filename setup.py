@@ -1,10 +1,10 @@
 """Build hook of setuptools (the project's metadata is in ``pyproject.toml``).
 
-With ``LIVERPOOL_MYPYC=1`` in the environment, the greedy bot (the package ``liverpool.bots.greedy``,
-every module of it, also the strong bot's playout policy) is compiled to C extensions with mypyc; the
-engine stays pure Python. The compiled modules make the same decisions as the source
-(``make test-compiled``, ``tests_compiled/``), about 1.3 times as fast (``make bench``). It needs a C compiler, the Python headers, mypy and setuptools in
-the building environment::
+With ``LIVERPOOL_MYPYC=1`` in the environment, the greedy bot (every module of the package
+``liverpool.bots.greedy``, also the strong bot's playout policy) is compiled to C extensions with
+mypyc; the engine stays pure Python. The compiled modules make the same decisions as the source
+(``make test-compiled``, ``tests_compiled/``), about 1.3 times as fast (``make bench``). It needs a
+C compiler, the Python headers, mypy and setuptools in the building environment::
 
     LIVERPOOL_MYPYC=1 pip install --no-build-isolation .
 

@@ -94,19 +94,22 @@ def greedy_seeds(seed: int, games: int) -> list[int]:
     return [rng.getrandbits(32) for _ in range(games)]
 
 
-def play_greedy(seeds: list[int]) -> None:
+def play_greedy(seeds: list[int]) -> int:
     """Whole 4-player games of four greedy bots, one per seed, as a tournament process plays them:
-    ``next_to_act``, ``view``, ``act``, ``apply``. Public API only, so that older builds can be
-    measured with this file (``--play``)."""
+    ``next_to_act``, ``view``, ``act``, ``apply``; the number of actions applied. Public API only,
+    so that older builds can be measured with this file (``--play``)."""
     from liverpool.bots import get
     from liverpool.driver import next_to_act
 
+    decisions = 0
     for game_seed in seeds:
         game = Game.new(players=4, seed=game_seed)
         bots = [get("greedy", seed=i) for i in range(4)]
         while not game.is_over:
             seat, legal = next_to_act(game)
             game.apply(bots[seat].act(game.view(seat), legal))
+            decisions += 1
+    return decisions
 
 
 def greedy_round(seed: int, games: int, warmup: int) -> dict[str, Any]:
@@ -201,6 +204,8 @@ def bot_figures(
         out["greedy_mypyc_vs_pure"] = round(statistics.median(ratios), 3)
     out["greedy_games"] = games
     out["greedy_rounds"] = rounds
+    if decisions and "strong" in names():
+        out["strong_trivial_decision_ms_max"] = round(trivial_decision_ms(200, seed), 3)
     for name, count in (("greedy", 400), ("strong", 40)) if decisions else ():
         if name not in names():
             continue
@@ -208,6 +213,35 @@ def bot_figures(
         out[f"{name}_decision_ms_p50"] = round(percentile(times, 0.5), 3)
         out[f"{name}_decision_ms_p99"] = round(percentile(times, 0.99), 3)
     return out
+
+
+TRIVIAL_LIMIT_MS = 500.0
+"""``make bench`` fails when a bot takes this long over a decision with one legal action."""
+
+
+def trivial_decision_ms(decisions: int, seed: int) -> float:
+    """The longest of ``decisions`` decisions of a strong bot with 5 s to think and one legal action
+    (the first of the listing) in seeded positions of greedy games: it must answer at once."""
+    from liverpool.bots import get
+    from liverpool.bots.strong import StrongBot
+    from liverpool.driver import next_to_act
+
+    rng = random.Random(seed)
+    worst = 0.0
+    done = 0
+    while done < decisions:
+        game = Game.new(players=4, seed=rng.getrandbits(32))
+        bots = [get("greedy", seed=i) for i in range(4)]
+        while not game.is_over and done < decisions:
+            seat, legal = next_to_act(game)
+            view = game.view(seat)
+            bot = StrongBot(seed=done, think=5.0)
+            t0 = time.perf_counter()
+            bot.act(view, legal[:1])
+            worst = max(worst, (time.perf_counter() - t0) * 1e3)
+            done += 1
+            game.apply(bots[seat].act(view, legal))
+    return worst
 
 
 def decision_times(name: str, decisions: int, seed: int) -> list[float]:
@@ -255,8 +289,9 @@ def main(argv: list[str] | None = None) -> int:
         play_greedy(greedy_seeds(*args.play))
         return 0
     if args.greedy_only:
-        print(json.dumps(bot_figures(seed=3, games=args.greedy_games, fast=args.fast), indent=2))
-        return 0
+        figures = bot_figures(seed=3, games=args.greedy_games, fast=args.fast)
+        print(json.dumps(figures, indent=2))
+        return check_trivial(figures)
     if args.greedy_round:
         print(json.dumps(greedy_round(*args.greedy_round)))
         return 0
@@ -292,6 +327,15 @@ def main(argv: list[str] | None = None) -> int:
         out["ratio_vs_openspiel"] = None
     out |= bot_figures(seed=3, games=args.greedy_games, fast=args.fast)
     print(json.dumps(out, indent=2))
+    return check_trivial(out)
+
+
+def check_trivial(figures: dict[str, Any]) -> int:
+    """1 (the bench fails) when a decision with one legal action was slow, with the reason."""
+    slow = figures.get("strong_trivial_decision_ms_max", 0.0)
+    if slow >= TRIVIAL_LIMIT_MS:
+        print(f"a decision with one legal action took {slow} ms (limit {TRIVIAL_LIMIT_MS} ms)", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -13,12 +13,12 @@ import random
 from typing import Any
 
 import pytest
+from test_solver import brute_force
 
 from helpers import LIVERPOOL, build, meld
 from liverpool import Discard, Game, IllegalAction, RuleSet
 from liverpool.cards import SUITS, Card, full_deck
 from liverpool.solver import RestChecker, _ctx, _search, can_complete
-from test_solver import brute_force
 
 OPTIONS: dict[str, list[Any]] = {
     "wild_rank": [None, 2, 13, 1],

@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def load(name: str) -> ModuleType:
@@ -29,12 +29,26 @@ def test_strong_regret_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
     means = bench.oracle(positions[:6], 2, 1)
     assert [len(m) for m in means] == [len(p.cands) for p in positions[:6]]
     row = bench.regret("strong:samples=2", positions[:6], means, 0.01, 1)
-    assert row["mean_regret"] >= 0 and row["mean_samples"] == 2.0
+    assert row["mean_samples"] == 2.0
+    # the regret of a choice is between 0 (the best candidate) and the worst candidate's shortfall
+    worst = sum(max(m) - min(m) for m in means) / len(means)
+    assert 0 <= row["mean_regret"] <= round(worst, 3) + 0.001
+    assert 0 <= row["changed"] <= 1
+    # values that make greedy's choice (the first candidate) the one loss of 10 points: the regret is
+    # 10 exactly when the bot keeps it, 0 when it changes it
+    rigged = [[0.0] + [10.0] * (len(m) - 1) for m in means]
+    row = bench.regret("strong:samples=2", positions[:6], rigged, 0.01, 1)
+    assert row["mean_regret"] == round(10 * (1 - row["changed"]), 3)
     with pytest.raises(SystemExit):
         bench.regret("greedy", positions[:1], means[:1], 0.01, 1)
     args = ["--games", "1", "--oracle-samples", "1", "--budget", "0.001", "--reps", "1", "--specs", "strong"]
-    assert bench.main(args) == 0
+    bench.main(args)
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [sorted(line) for line in lines] == [
+        ["greedy_choice_regret", "positions"],
+        ["changed", "mean_regret", "mean_samples", "spec"],
+        ["seconds"],
+    ]
     assert lines[0]["positions"] == len(positions) and lines[1]["spec"] == "strong"
 
 
@@ -58,5 +72,8 @@ def test_play_plays_the_bench_games_untimed() -> None:
     """``run.py --play SEED GAMES`` (for instruction counts) plays the greedy rounds' first games."""
     bench = load("run")
     assert bench.greedy_seeds(3, 2) == bench.greedy_seeds(3, 5)[:2]
-    bench.play_greedy(bench.greedy_seeds(3, 1))  # one whole game of four greedy bots
-    assert bench.main(["--play", "3", "0"]) == 0
+    assert len(set(bench.greedy_seeds(3, 5))) == 5
+    decisions = bench.play_greedy(bench.greedy_seeds(3, 1))  # one whole game of four greedy bots
+    assert decisions > 100  # a whole 7-deal game
+    assert bench.play_greedy(bench.greedy_seeds(3, 1)) == decisions  # seeded: the same game again
+    assert bench.play_greedy([]) == 0

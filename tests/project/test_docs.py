@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_readme_example_runs() -> None:
@@ -21,7 +21,7 @@ def test_rules_doc_maps_every_rule_to_existing_tests() -> None:
     text = (ROOT / "docs" / "rules.md").read_text()
     rows = {m.group(1): line for line in text.splitlines() if (m := re.match(r"\| (R\d+) \|", line))}
     assert sorted(rows, key=lambda r: int(r[1:])) == [f"R{n}" for n in range(1, 50)]
-    sources = "\n".join(p.read_text() for p in (ROOT / "tests").glob("test_*.py"))
+    sources = "\n".join(p.read_text() for p in (ROOT / "tests").rglob("test_*.py"))
     defined = set(re.findall(r"def (test_\w+)", sources))
     for rule, line in rows.items():
         named = set(re.findall(r"\b(test_\w+)", line)) - {n for n in re.findall(r"\b(test_\w+)\.py", line)}

@@ -31,3 +31,18 @@ def test_rules_doc_maps_every_rule_to_existing_tests() -> None:
         assert any(f"r{number}" in name.split("_") or f"_r{number}_" in name for name in named), (
             f"{rule}: no named test carries the rule number"
         )
+
+
+def test_rules_index_maps_every_rule_to_files_that_test_it() -> None:
+    """``tests/rules/README.md``: a newcomer finds a rule's tests by its number."""
+    text = (ROOT / "tests" / "rules" / "README.md").read_text()
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| (R\d+) \| [^|]+ \| ([^|]+) \|$", text, re.M)}
+    assert list(rows) == [f"R{n}" for n in range(1, 50)]
+    for rule, cell in rows.items():
+        files = re.findall(r"`([\w/]+\.py)`", cell)
+        assert files, f"{rule} names no test file"
+        for name in files:
+            path = ROOT / "tests" / name
+            assert path.is_file(), f"{rule}: {name} does not exist"
+            tests = re.findall(r"^def (test_\w+)", path.read_text(), re.M)
+            assert any(f"r{rule[1:]}" in test.split("_") for test in tests), f"{rule}: no test of {name} names it"

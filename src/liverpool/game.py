@@ -108,6 +108,7 @@ _VIEW: Final[dict[str, Any]] = dict.fromkeys(
         "unswapped",
         "swap_base",
         "retracted",
+        "resume",
         "rules",
         "events",
         "is_over",
@@ -329,6 +330,7 @@ class Game:
         "pending",
         "phase",
         "rebuilds",
+        "resume",
         "retracted",
         "rules",
         "seed",
@@ -372,6 +374,7 @@ class Game:
     unswapped: list[tuple[int, int]]
     swap_base: int
     retracted: bool
+    resume: int | None  # R34 "in_turn": the seat whose draw the Liverpool call interrupted
     _scores: list[int]
     _melds: list[_Meld]
     _deck_size: int
@@ -496,9 +499,12 @@ class Game:
         self.unswapped = []
         self.swap_base = 0
         self.retracted = False
+        self.resume = None
         self._legal_cache = None
-        if not self.stock and not self._rebuild_stock():
-            self._end_deal(None, "stalemate: the stock ran out")
+        if not self.stock:
+            # R9: rebuilt at once if allowed; if not, the player may still take the top discard
+            # and the deal ends only when a card must come from the empty stock (R45)
+            self._rebuild_stock()
 
     # ------------------------------------------------------------------ public state
     @property
@@ -600,6 +606,7 @@ class Game:
         g.unswapped = self.unswapped[:]
         g.swap_base = self.swap_base
         g.retracted = self.retracted
+        g.resume = self.resume
         g._scores = self._scores[:]
         g._melds = [m.copy() for m in self._melds]
         g._deck_size = self._deck_size
@@ -625,7 +632,12 @@ class Game:
         """Rebuild a game from :meth:`record`; an illegal action in it raises IllegalAction."""
         if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
             raise ValueError(f"unknown record format {record.get('format')!r}")
-        rules = RuleSet.from_dict(record["rules"]) if "rules" in record else RuleSet()
+        rules = RuleSet()
+        if "rules" in record:
+            data = dict(record["rules"])
+            # records made before option liverpool_resume existed played the "after_caller" reading
+            data.setdefault("liverpool_resume", "after_caller")
+            rules = RuleSet.from_dict(data)
         game = cls.new(players=int(record["players"]), rules=rules, seed=int(record["seed"]))
         for i, data in enumerate(record.get("actions", [])):
             action = action_from_dict(data)
@@ -701,6 +713,8 @@ class Game:
         self.unswapped = [(int(m), int(v)) for m, v in view["unswapped"]]
         self.swap_base = int(view.get("swap_base", 0))
         self.retracted = bool(view["retracted"])
+        resume = view.get("resume")
+        self.resume = int(resume) if resume is not None else None
         self._legal_cache = None
         return self
 
@@ -800,6 +814,54 @@ class Game:
                 out.append((None, True))
         return out
 
+    def is_playable_discard(self, player: int, card: Card) -> bool:
+        """R32: is ``card``, discarded by ``player``, a playable discard (callable, R33/R34, or
+        refused, R36)? Only when the player is down and could have laid it off this turn (R43:
+        not in the turn of going down with ``layoff_same_turn`` off)."""
+        return self.down[player] and self._may_lay_off(player) and self._fits_table(card)
+
+    def discard_options(self, player: int) -> list[Card]:
+        """The cards ``player`` (the player to act) may discard now, each once, in card order:
+        nothing while a lay-down is staged, a pile card must be melded or a swapped joker played
+        (R14, R20, R22); never the card just taken from the pile (R26); in ``strict`` mode no
+        playable discard but the last card (R35, R36). The one home of these rules: the listing,
+        verification and the bots' playouts all ask it."""
+        hand = self.hands[player]
+        if self.phase == LIVERPOOL_DISCARD:
+            taken = self.taken
+            return [c for c in sorted(set(hand)) if c is not taken]
+        if self.phase != PLAY or self.pending or self.must_meld is not None or self.swaps:
+            return []
+        distinct = sorted(set(hand))
+        taken = self.taken
+        if taken is not None:
+            distinct = [c for c in distinct if c is not taken]
+        if self.rules.playable_discard == "strict" and len(hand) > 1 and self.down[player]:
+            distinct = [c for c in distinct if not self.is_playable_discard(player, c)]
+        return distinct
+
+    def may_end_turn(self, player: int) -> bool:
+        """Whether ``player`` (to play, nothing begun) may end the turn without a discard: only
+        when no discard is legal (R25, R26, R38), and in ``strict`` mode not while a card they may
+        not discard could be laid off instead (R36: they lay it off, down to the last card)."""
+        if self.pending or self.must_meld is not None or self.swaps:
+            return False
+        if self.discard_options(player):
+            return False
+        hand = self.hands[player]
+        if self.rules.playable_discard == "strict" and len(hand) > 1:
+            taken = self.taken
+            return not any(c is not taken and self.is_playable_discard(player, c) for c in hand)
+        return True
+
+    def may_call(self, player: int) -> bool:
+        """R33/R34: may ``player`` call the top discard now (the one home of who may call)?"""
+        return self.phase == DRAW and player not in self.passed and self._call_problem(player) is None
+
+    def may_lay_off(self, player: int) -> bool:
+        """R24, R43: is ``player`` down and allowed to lay off this turn?"""
+        return self._may_lay_off(player)
+
     def _fits_table(self, card: Card) -> bool:
         """R32: could ``card`` be laid off on any meld on the table?"""
         wild = self.rules.is_wild(card.rank)
@@ -832,6 +894,8 @@ class Game:
             held = set(self.hands[player])
             unswapped = self.unswapped
             for m in self._melds:
+                if m.owner == player:  # R20: only another player's joker
+                    continue
                 for i, value, natural in self._wild_spots(m):
                     if natural in held and (m.id, value) not in unswapped:
                         out.append(SwapJoker(player, m.id, i, natural))
@@ -969,7 +1033,7 @@ class Game:
             return f"you may not discard {card}, just taken from the discard pile (R26)"
         if self.phase == LIVERPOOL_DISCARD:
             return None
-        if self.rules.playable_discard == "strict" and self.down[p] and len(hand) > 1 and self._fits_table(card):
+        if self.rules.playable_discard == "strict" and len(hand) > 1 and self.is_playable_discard(p, card):
             return f"{card} fits a meld on the table; lay it off instead (R32, R36)"
         return None
 
@@ -1067,6 +1131,8 @@ class Game:
                 return f"that joker stands for {natural}, not {a.card}"
             if natural not in hand:
                 return f"you do not hold {natural}"
+            if m.owner == p:
+                return "you may only swap a joker out of another player's run (R20)"
             if (a.meld, value) in self.unswapped:
                 return "you already took back a swap of that joker this turn"
             return None
@@ -1086,6 +1152,8 @@ class Game:
                 return "finish what you began this turn first"
             if any(self._discard_problem(p, c) is None for c in set(hand)):
                 return "discard a card to end your turn (R25)"
+            if not self.may_end_turn(p):
+                return "lay off the cards that fit the table first: a turn ends by a discard (R25, R36)"
             return None
         if isinstance(a, Retract):
             if not rules.failed_meld_penalty:
@@ -1202,8 +1270,9 @@ class Game:
                 return
             self._knock(p)
             mode = self.rules.playable_discard
-            callable_ = mode in ("call", "liverpool") and self.down[p] and self._fits_table(a.card)
-            self._next_turn((p + 1) % self.n, discarder=p, callable_=callable_)
+            callable_ = mode in ("call", "liverpool") and self.is_playable_discard(p, a.card)
+            resume = self.resume
+            self._next_turn((p + 1) % self.n if resume is None else resume, discarder=p, callable_=callable_)
         elif isinstance(a, Pass):  # out of turn, the commonest
             self.passed.append(p)
             self._event("pass", player=p)
@@ -1345,6 +1414,8 @@ class Game:
             self._event("call_penalty", player=offender, card=str(card), penalty=paid)
         else:  # liverpool: the caller takes it and discards one
             self.hands[caller].append(card)
+            if self.rules.liverpool_resume == "in_turn":
+                self.resume = self.current  # R34: the rotation goes on from the interrupted draw
             self.current = caller
             self.phase = LIVERPOOL_DISCARD
             self.taken = card if self.rules.discard_lock else None
@@ -1513,10 +1584,10 @@ class Game:
                     out.append(seats[q].pass_)
             return out
         hand = self.hands[p]
-        distinct = sorted(set(hand))
         discard_of = seats[p].discards
         if self.phase == LIVERPOOL_DISCARD:
-            return [discard_of[c] for c in distinct if c is not self.taken]
+            return [discard_of[c] for c in self.discard_options(p)]
+        distinct = sorted(set(hand))
         # melds toward the contract
         if not self.down[p] and not self.retracted:
             out.extend(self._legal_melds(p))
@@ -1542,13 +1613,10 @@ class Game:
             return out
         if self.must_meld is not None or self.swaps:
             return out
-        if self.taken is not None:
-            distinct = [c for c in distinct if c is not self.taken]
-        if rules.playable_discard == "strict" and self.down[p] and len(hand) > 1:
-            distinct = [c for c in distinct if not self._fits_table(c)]
+        distinct = self.discard_options(p)
         if distinct:
             out.extend([discard_of[c] for c in distinct])
-        else:
+        elif self.may_end_turn(p):
             out.append(seats[p].end_turn)
         return out
 
@@ -1740,6 +1808,7 @@ class Game:
         view["unswapped"] = [list(u) for u in unswapped] if unswapped else []
         view["swap_base"] = self.swap_base
         view["retracted"] = self.retracted
+        view["resume"] = self.resume
         view["rules"] = self._rules_dict  # shared, read-only: cached_rules knows it by identity
         view["events"] = self.events[self.deal_events_start :]  # public records, shared: do not mutate
         view["is_over"] = over

@@ -40,8 +40,11 @@ from .actions import (
     SwapJoker,
     Unswap,
     action_from_dict,
+    check_action,
 )
 from .cards import SUITS, Card, card_names, format_cards, full_deck, parse_card
+from .errors import IllegalAction, MalformedAction, StaleAction
+from .events import FrozenDict, freeze
 from .melds import (
     can_extend_run,
     can_extend_set,
@@ -54,7 +57,17 @@ from .melds import (
 from .rules import Contract, RuleSet, cached_rules
 from .solver import CARD_OF_CODE, RestChecker, _solve, can_complete, candidate_melds, solve
 
-__all__ = ["DRAW", "LIVERPOOL_DISCARD", "OVER", "PLAY", "Game", "IllegalAction", "TableMeld"]
+__all__ = [
+    "DRAW",
+    "LIVERPOOL_DISCARD",
+    "OVER",
+    "PLAY",
+    "Game",
+    "IllegalAction",
+    "MalformedAction",
+    "StaleAction",
+    "TableMeld",
+]
 
 DRAW: Final = "draw"
 """Phase: the current player must draw; others may buy, call or pass."""
@@ -117,10 +130,6 @@ _VIEW: Final[dict[str, Any]] = dict.fromkeys(
 )
 
 
-class IllegalAction(ValueError):
-    """An action that the rules do not allow now; the message says why."""
-
-
 @dataclass(frozen=True, slots=True)
 class TableMeld:
     """A meld on the table: ``id`` (its index in ``game.melds``), ``owner``, ``kind`` ("set" or
@@ -176,6 +185,24 @@ class _Meld:
         out = cached.copy()
         out["cards"] = out["cards"].copy()
         return out
+
+
+# The events' values that are lists or dicts, by event type: frozen with the event (events are
+# read-only records shared by every view).
+_NESTED: Final[dict[str, tuple[str, ...]]] = {
+    "cut": ("cards",),
+    "draw_pile": ("cards",),
+    "meld": ("cards",),
+    "deal_end": ("points", "hands", "scores"),
+    "game_over": ("scores", "winners"),
+}
+
+
+def _fresh_rules(rules: dict[str, Any]) -> dict[str, Any]:
+    out = rules.copy()
+    out["pack_schedule"] = [list(pair) for pair in out["pack_schedule"]]
+    out["rank_points"] = list(out["rank_points"])
+    return out
 
 
 def _remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:
@@ -644,7 +671,7 @@ class Game:
             try:
                 game.apply(action)
             except IllegalAction as exc:
-                raise IllegalAction(f"record action {i} ({action}): {exc}") from None
+                raise IllegalAction(f"record action {i} ({action}): {exc}", exc.code, exc.rule) from None
         return game
 
     @classmethod
@@ -666,7 +693,7 @@ class Game:
         _ensure_seats(n)
         self = object.__new__(cls)
         self.rules = rules
-        self._rules_dict = view["rules"]
+        self._rules_dict = _fresh_rules(view["rules"])
         self._contract_view = None
         self._pile_view = ([], [])
         self.n = n
@@ -722,7 +749,11 @@ class Game:
     def _event(self, event: str, **data: Any) -> None:
         data["type"] = event
         data["deal"] = self.deal_index + 1  # 0 while cutting for the dealer
-        self.events.append(data)
+        nested = _NESTED.get(event)
+        if nested is not None:
+            for key in nested:
+                data[key] = freeze(data[key])
+        self.events.append(FrozenDict(data))
 
     # ------------------------------------------------------------------ helpers
     def _available_stock(self, keep_top: int = 1) -> int:
@@ -1038,8 +1069,19 @@ class Game:
         return None
 
     # ------------------------------------------------------------------ validation
-    def verify(self, action: Action) -> None:
-        """Raise IllegalAction (a ValueError) with the reason when ``action`` is not legal now."""
+    def verify(self, action: Action, version: int | None = None) -> None:
+        """Raise :class:`IllegalAction` (a ValueError) with the reason, its ``code`` and ``rule``,
+        when ``action`` is not legal now: :class:`MalformedAction` (naming the bad ``field``) when
+        it is not a well-formed action at all, :class:`StaleAction` when ``version`` (the
+        :attr:`version` the client saw) is given and is not the game's."""
+        bad = check_action(action)
+        if bad is not None:
+            raise MalformedAction(bad[1], bad[0])
+        p = action.player
+        if not 0 <= p < self.n:
+            raise MalformedAction(f"no player {p!r} at this table of {self.n}", "player")
+        if version is not None and version != len(self.actions):
+            raise StaleAction(f"{action} was made at version {version}; the game is at version {len(self.actions)}")
         problem = self._problem(action)
         if problem is not None:
             raise IllegalAction(problem)
@@ -1049,13 +1091,14 @@ class Game:
         return self._problem(action) is None
 
     def _problem(self, a: Action) -> str | None:
+        bad = check_action(a)
+        if bad is not None:
+            return bad[1]
+        p = a.player
+        if not 0 <= p < self.n:
+            return f"no player {p!r} at this table of {self.n}"
         if self.phase == OVER:
             return "the game is over"
-        if not isinstance(a, Action):
-            return f"not an action: {a!r}"
-        p = a.player
-        if not isinstance(p, int) or not 0 <= p < self.n:
-            return f"no player {p!r} at this table of {self.n}"
         rules = self.rules
         if self.phase == DRAW:
             if isinstance(a, Buy | Pass | Call):
@@ -1233,12 +1276,15 @@ class Game:
         return None
 
     # ------------------------------------------------------------------ applying
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action, version: int | None = None) -> None:
         """Apply ``action`` or raise IllegalAction, leaving the game unchanged. An action object
         from the current :meth:`legal_actions` listing, or a discard equal to a listed one, is not
-        verified again; any other action is, by :meth:`verify`."""
+        verified again; any other action is, by :meth:`verify` (every field type-checked first).
+        ``version``: the :attr:`version` the client acted on; another raises :class:`StaleAction`."""
         cache = self._legal_cache
-        if cache is not None and cache[0] == len(self.actions):
+        if version is not None:
+            self.verify(action, version)
+        elif cache is not None and cache[0] == len(self.actions):
             # an action of the current listing is legal: only others are verified
             shared = _shared(action)
             for listed in cache[1]:
@@ -1809,8 +1855,8 @@ class Game:
         view["swap_base"] = self.swap_base
         view["retracted"] = self.retracted
         view["resume"] = self.resume
-        view["rules"] = self._rules_dict  # shared, read-only: cached_rules knows it by identity
-        view["events"] = self.events[self.deal_events_start :]  # public records, shared: do not mutate
+        view["rules"] = _fresh_rules(self._rules_dict)  # a copy: cached_rules knows it by equality
+        view["events"] = self.events[self.deal_events_start :]  # a new list of read-only records
         view["is_over"] = over
         view["winners"] = self.winners if over else []
         return view

@@ -677,23 +677,24 @@ def rules_json(r: RuleSet) -> str:
     return json.dumps(r.to_dict(), sort_keys=True)
 
 
-_CACHED: dict[int, tuple[dict[str, Any], RuleSet]] = {}
+_CACHED: list[tuple[dict[str, Any], RuleSet]] = []
 
 
 def cached_rules(data: dict[str, Any]) -> RuleSet:
-    """``RuleSet.from_dict(data)``, remembered by the dict's identity for the dicts seen last: a
-    game hands the same rules dict to every view, and searching bots read it many times. A dict
-    must not be changed after it is passed here.
+    """``RuleSet.from_dict(data)``, remembered for the rules dicts seen last (compared by value,
+    against a private copy): every view of a game carries an equal rules dict, and searching bots
+    read it many times.
 
     >>> data = RuleSet().to_dict()
-    >>> cached_rules(data) is cached_rules(data) and cached_rules(data) == RuleSet()
+    >>> cached_rules(data) is cached_rules(dict(data)) and cached_rules(data) == RuleSet()
     True
     """
-    hit = _CACHED.get(id(data))
-    if hit is not None and hit[0] is data:
-        return hit[1]
+    for i, (seen, rules) in enumerate(_CACHED):
+        if seen == data:
+            if i:
+                _CACHED.insert(0, _CACHED.pop(i))
+            return rules
     rules = RuleSet.from_dict(data)
-    if len(_CACHED) > 64:
-        _CACHED.clear()
-    _CACHED[id(data)] = (data, rules)
+    _CACHED.insert(0, (json.loads(json.dumps(data)), rules))
+    del _CACHED[16:]
     return rules

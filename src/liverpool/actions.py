@@ -12,7 +12,7 @@ Meld(player=0, kind='run', cards=(Card('5H'), Card('6H'), Card('JK'), Card('8H')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .cards import Card, format_cards, parse_card, parse_cards  # noqa: F401 (parse_cards: doctests)
@@ -51,6 +51,8 @@ class Action:
         out: dict[str, Any] = {"type": self.name, "player": self.player}
         for key in self.__slots__:
             value = getattr(self, key)
+            if value is None:
+                continue  # a card an older action did not name
             if isinstance(value, Card):
                 value = str(value)
             elif isinstance(value, tuple):
@@ -75,9 +77,15 @@ class DrawStock(Action):
 
 @dataclass(frozen=True, slots=True)
 class DrawDiscard(Action):
-    """R22: take the top card of the discard pile."""
+    """R22: take the top card of the discard pile. ``card`` names it (the listed actions do): an
+    action naming another card than the top one is stale. The card is a check, not part of the
+    move: ``DrawDiscard(1) == DrawDiscard(1, Card(7, "H"))``."""
 
+    card: Card | None = field(default=None, compare=False)
     name: ClassVar[str] = "draw_discard"
+
+    def _args(self) -> str:
+        return "" if self.card is None else str(self.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,18 +94,24 @@ class DrawFromPile(Action):
     it; the deepest must be melded at once."""
 
     depth: int
+    card: Card | None = field(default=None, compare=False)
+    """The deepest card taken (a check, as :class:`DrawDiscard`'s ``card``)."""
     name: ClassVar[str] = "draw_pile"
 
     def _args(self) -> str:
-        return str(self.depth)
+        return str(self.depth) if self.card is None else f"{self.depth} {self.card}"
 
 
 @dataclass(frozen=True, slots=True)
 class Buy(Action):
     """R27-R31: ask to buy the top discard out of turn (resolved when the player to draw declines
-    it by drawing from the stock)."""
+    it by drawing from the stock). ``card`` names the card (a check, as :class:`DrawDiscard`'s)."""
 
+    card: Card | None = field(default=None, compare=False)
     name: ClassVar[str] = "buy"
+
+    def _args(self) -> str:
+        return "" if self.card is None else str(self.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +123,14 @@ class Pass(Action):
 
 @dataclass(frozen=True, slots=True)
 class Call(Action):
-    """R33/R34: call a down player's discard that fits a meld on the table."""
+    """R33/R34: call a down player's discard that fits a meld on the table. ``card`` names it (a
+    check, as :class:`DrawDiscard`'s)."""
 
+    card: Card | None = field(default=None, compare=False)
     name: ClassVar[str] = "call"
+
+    def _args(self) -> str:
+        return "" if self.card is None else str(self.card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +228,10 @@ _CLASSES: frozenset[type[Action]] = frozenset(_TYPES.values())
 # The type of each field beyond ``player`` (an int seat), per action class: "card" a Card,
 # "int" an int that is no bool, "bool" a bool, "str" a str, "cards" a non-empty tuple of Cards.
 _FIELDS: dict[type[Action], tuple[tuple[str, str], ...]] = {
-    DrawFromPile: (("depth", "int"),),
+    DrawDiscard: (("card", "card?"),),
+    Buy: (("card", "card?"),),
+    Call: (("card", "card?"),),
+    DrawFromPile: (("depth", "int"), ("card", "card?")),
     Meld: (("kind", "str"), ("cards", "cards")),
     LayOff: (("card", "card"), ("meld", "int"), ("high", "bool")),
     SwapJoker: (("meld", "int"), ("index", "int"), ("card", "card")),
@@ -217,6 +239,7 @@ _FIELDS: dict[type[Action], tuple[tuple[str, str], ...]] = {
 }
 _WHAT: dict[str, str] = {
     "card": "a Card",
+    "card?": "a Card or None",
     "int": "a whole number (int, not bool)",
     "bool": "True or False",
     "str": "a str",
@@ -228,6 +251,8 @@ def _type_ok(kind: str, value: object) -> bool:
     t = type(value)
     if kind == "card":
         return t is Card
+    if kind == "card?":
+        return t is Card or value is None
     if kind == "int":
         return t is int
     if kind == "bool":
@@ -276,6 +301,8 @@ def _read_card(kind: str, name: str, value: object) -> Card:
 def _read_field(kind: str, name: str, spec: str, value: object) -> Any:
     if spec == "card":
         return _read_card(kind, name, value)
+    if spec == "card?":
+        return None if value is None else _read_card(kind, name, value)
     if spec == "cards":
         if isinstance(value, str):
             items: list[object] = list(value.split())
@@ -313,13 +340,16 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     if type(player) is not int:
         raise _malformed(f"{name}: player must be a seat number (an int), got {player!r}", "player")
     values: list[Any] = []
-    for field, spec in fields:
-        if field not in data:
-            if cls is LayOff and field == "high":
+    for key, spec in fields:
+        if key not in data:
+            if cls is LayOff and key == "high":
                 values.append(True)
                 continue
-            raise _malformed(f"{name}: missing field {field!r}", field)
-        values.append(_read_field(name, field, spec, data[field]))
+            if spec == "card?":
+                values.append(None)
+                continue
+            raise _malformed(f"{name}: missing field {key!r}", key)
+        values.append(_read_field(name, key, spec, data[key]))
     return cls(player, *values)
 
 
@@ -341,7 +371,16 @@ def parse_action(text: str) -> Action:
     cls = _TYPES.get(name)
     if cls is None:
         raise _malformed(f"unknown action {name!r}; actions are: {', '.join(_TYPES)}", "type")
-    want = {Meld: None, LayOff: (2, 3), SwapJoker: (3, 3), Discard: (1, 1), DrawFromPile: (1, 1)}.get(cls, (0, 0))
+    want = {
+        Meld: None,
+        LayOff: (2, 3),
+        SwapJoker: (3, 3),
+        Discard: (1, 1),
+        DrawFromPile: (1, 2),
+        DrawDiscard: (0, 1),
+        Buy: (0, 1),
+        Call: (0, 1),
+    }.get(cls, (0, 0))
     if want is None:
         if len(args) < 2:
             raise _malformed(f"action {text!r} is missing an argument (meld KIND CARDS...)", "cards")
@@ -364,5 +403,8 @@ def parse_action(text: str) -> Action:
     if cls is Discard:
         return Discard(player, _read_card(name, "card", args[0]))
     if cls is DrawFromPile:
-        return DrawFromPile(player, _word_int(name, "depth", args[0]))
+        deepest = _read_card(name, "card", args[1]) if len(args) > 1 else None
+        return DrawFromPile(player, _word_int(name, "depth", args[0]), deepest)
+    if cls in (DrawDiscard, Buy, Call):
+        return cls(player, _read_card(name, "card", args[0]) if args else None)
     return cls(player)

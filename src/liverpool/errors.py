@@ -84,6 +84,7 @@ _RULE: Final = re.compile(r"\bR(\d{1,2})\b")
 # stays the same while a message's wording is improved (tests/test_client_contract.py checks
 # each code is reachable).
 _PATTERNS: Final[tuple[tuple[str, str], ...]] = (
+    ("(stale)", "stale"),
     ("not an action", "malformed"),
     ("no player ", "malformed"),
     ("the game is over", "game_over"),

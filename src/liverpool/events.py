@@ -1,4 +1,6 @@
-"""Event records: what happened, as read-only JSON dicts.
+"""Event records: what happened, as read-only JSON dicts, one typed record per kind
+(:data:`EVENT_TYPES`), each stamped with the game's ``version``. ``Game.apply`` returns the
+events an action produced; ``Game.events_for(p)`` gives seat ``p`` what it may see of them.
 
 Every event the engine records is a :class:`FrozenDict` (a ``dict`` that refuses changes) whose
 lists are :class:`FrozenList`: views hand the same records to every seat, so none may change
@@ -14,12 +16,10 @@ Traceback (most recent call last):
 TypeError: an event record is read-only; copy it first (dict(event))
 """
 
-from __future__ import annotations
-
 import copy
-from typing import Any, NoReturn, SupportsIndex
+from typing import Any, Final, NoReturn, NotRequired, SupportsIndex, TypedDict
 
-__all__ = ["FrozenDict", "FrozenList", "freeze"]
+__all__ = ["EVENT_TYPES", "FrozenDict", "FrozenList", "freeze"]
 
 
 def _read_only(*args: Any, **kwargs: Any) -> NoReturn:
@@ -99,3 +99,196 @@ def freeze(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return FrozenList(freeze(v) for v in value)
     return value
+
+
+# ------------------------------------------------------------------------------ typed records
+# One TypedDict per event kind: the keys every record of that kind holds. Every record also holds
+# ``type`` (its kind), ``deal`` (1-based; 0 for the cut for the first dealer) and ``version`` (the
+# game's version once the action that produced it was applied; 0 before the first action).
+
+
+class _Event(TypedDict):
+    type: str
+    deal: int
+    version: int
+
+
+class CutEvent(_Event):
+    """R4: the cards cut for the first dealer, by seat (as a string)."""
+
+    cards: dict[str, str]
+
+
+class DealEvent(_Event):
+    """R6, R10: a deal begins: its number, dealer and contract (in words)."""
+
+    number: int
+    dealer: int
+    contract: str
+
+
+class CutForDealEvent(_Event):
+    """R5: the dealer's right-hand neighbour cut ``cut`` cards; ``needed`` wins the bonus."""
+
+    player: int
+    cut: int
+    needed: int
+
+
+class CutBonusEvent(_Event):
+    """R5: the cut bonus (negative points)."""
+
+    player: int
+    points: int
+
+
+class StockRebuiltEvent(_Event):
+    """R9: the stock was rebuilt from the pile (the ``count``-th time this deal)."""
+
+    count: int
+    size: int
+
+
+class PlayerEvent(_Event):
+    """Events that only name a seat: ``pass``, ``buy_request``, ``end_turn``, ``down``, ``float``,
+    ``knock``."""
+
+    player: int
+
+
+class DrawStockEvent(_Event):
+    """R22: a seat drew from the stock. The card is in :meth:`Game.events_for` of that seat only
+    (``card``); every other seat sees that a card was drawn."""
+
+    player: int
+    card: NotRequired[str]
+
+
+class CardEvent(_Event):
+    """``discard`` and ``draw_discard``: a seat discarded, or took the top discard."""
+
+    player: int
+    card: str
+
+
+class DrawPileEvent(_Event):
+    """R22: a seat took ``cards`` from inside the pile (the deepest first)."""
+
+    player: int
+    cards: list[str]
+
+
+class BuyEvent(_Event):
+    """R27-R29: the winning buyer took ``card`` and ``penalty`` cards from the stock (face down:
+    ``penalty_cards`` in the buyer's :meth:`Game.events_for` only)."""
+
+    player: int
+    card: str
+    penalty: int
+    penalty_cards: NotRequired[list[str]]
+
+
+class CallEvent(_Event):
+    """R33/R34: ``player`` called ``offender``'s discard ``card``."""
+
+    player: int
+    offender: int
+    card: str
+
+
+class CallPenaltyEvent(_Event):
+    """R33: the offender took the card back and ``penalty`` cards (``penalty_cards`` for them)."""
+
+    player: int
+    card: str
+    penalty: int
+    penalty_cards: NotRequired[list[str]]
+
+
+class MeldEvent(_Event):
+    """R14: one meld of a lay-down was laid (staged until the contract is complete)."""
+
+    player: int
+    kind: str
+    cards: list[str]
+
+
+class LayOffEvent(_Event):
+    """R24: ``card`` laid off on meld ``meld`` at its high end or low."""
+
+    player: int
+    card: str
+    meld: int
+    high: bool
+
+
+class SwapEvent(_Event):
+    """R20: ``card`` put in place of the wild card at ``index`` of meld ``meld``."""
+
+    player: int
+    meld: int
+    index: int
+    card: str
+
+
+class UnswapEvent(_Event):
+    """R20: a swap taken back; ``card`` went back to the hand."""
+
+    player: int
+    meld: int
+    card: str
+
+
+class RetractEvent(_Event):
+    """R16: a begun lay-down taken back for ``penalty`` points."""
+
+    player: int
+    penalty: int
+
+
+class DealEndEvent(_Event):
+    """R37, R40, R45: the deal ended (``out`` went out, or None: a stalemate); everyone's hand
+    (now public), the deal's points and the running totals."""
+
+    out: int | None
+    reason: str
+    points: list[int]
+    hands: dict[str, str]
+    scores: list[int]
+
+
+class GameOverEvent(_Event):
+    """R41: the game ended; totals and winners."""
+
+    scores: list[int]
+    winners: list[int]
+
+
+EVENT_TYPES: Final[dict[str, type]] = {
+    "cut": CutEvent,
+    "deal": DealEvent,
+    "cut_for_deal": CutForDealEvent,
+    "cut_bonus": CutBonusEvent,
+    "stock_rebuilt": StockRebuiltEvent,
+    "discard": CardEvent,
+    "pass": PlayerEvent,
+    "draw_stock": DrawStockEvent,
+    "draw_discard": CardEvent,
+    "draw_pile": DrawPileEvent,
+    "buy_request": PlayerEvent,
+    "buy": BuyEvent,
+    "call": CallEvent,
+    "call_penalty": CallPenaltyEvent,
+    "meld": MeldEvent,
+    "lay_off": LayOffEvent,
+    "swap": SwapEvent,
+    "unswap": UnswapEvent,
+    "end_turn": PlayerEvent,
+    "retract": RetractEvent,
+    "down": PlayerEvent,
+    "float": PlayerEvent,
+    "knock": PlayerEvent,
+    "deal_end": DealEndEvent,
+    "game_over": GameOverEvent,
+}
+"""The record type of each event kind (``event["type"]``)."""

@@ -9,8 +9,8 @@ shuffle), so a game's record, its rules, seed and actions, replays it exactly.
 >>> game = Game.new(players=4, seed=7)
 >>> game.deal, len(game.hand(0)), game.stock_size + sum(len(game.hand(p)) for p in range(4)) + 1
 (1, 10, 108)
->>> game.apply(game.legal_actions()[0]) is None
-True
+>>> [e["type"] for e in game.apply(game.legal_actions()[0])]
+['draw_stock']
 >>> Game.from_record(game.record()).view(0) == game.view(0)
 True
 """
@@ -44,7 +44,7 @@ from .actions import (
 )
 from .cards import SUITS, Card, card_names, format_cards, full_deck, parse_card
 from .errors import IllegalAction, MalformedAction, StaleAction
-from .events import FrozenDict, freeze
+from .events import FrozenDict, FrozenList, freeze
 from .melds import (
     can_extend_run,
     can_extend_set,
@@ -224,7 +224,20 @@ class _SeatActions:
     """One seat's actions without arguments, and its discards by card code: actions are immutable
     values, so the engine lists these shared objects rather than building new ones."""
 
-    __slots__ = ("buy", "call", "discards", "draw_discard", "draw_stock", "end_turn", "pass_", "retract", "unswap")
+    __slots__ = (
+        "buy",
+        "buys",
+        "call",
+        "calls",
+        "discards",
+        "draw_discard",
+        "draw_discards",
+        "draw_stock",
+        "end_turn",
+        "pass_",
+        "retract",
+        "unswap",
+    )
 
     def __init__(self, p: int) -> None:
         self.draw_stock = DrawStock(p)
@@ -236,6 +249,10 @@ class _SeatActions:
         self.retract = Retract(p)
         self.unswap = Unswap(p)
         self.discards = [Discard(p, card) for card in CARD_OF_CODE]
+        # the actions that take the top discard, naming it (listed by card code, like discards)
+        self.draw_discards = [DrawDiscard(p, card) for card in CARD_OF_CODE]
+        self.buys = [Buy(p, card) for card in CARD_OF_CODE]
+        self.calls = [Call(p, card) for card in CARD_OF_CODE]
 
 
 _SEATS: list[_SeatActions] = [_SeatActions(p) for p in range(12)]
@@ -312,6 +329,24 @@ class _Witness:
         return False
 
 
+def _canonical_sets(melds: list[Action]) -> list[Action]:
+    """The listed melds with each set's cards in one canonical order (card order), so that the
+    same set is one action; a set listed twice in two orders is listed once. Runs keep their table
+    order (it places their wild cards)."""
+    out: list[Action] = []
+    seen: set[tuple[Card, ...]] = set()
+    for a in melds:
+        if isinstance(a, Meld) and a.kind == "set":
+            cards = tuple(sorted(a.cards))
+            if cards in seen:
+                continue
+            seen.add(cards)
+            if cards != a.cards:
+                a = Meld(a.player, "set", cards)
+        out.append(a)
+    return out
+
+
 def _has_cards(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
     if len(cards) == 1:
         return cards[0] in hand
@@ -332,6 +367,7 @@ class Game:
         "_legal_cache",
         "_melds",
         "_pile_view",
+        "_private",
         "_rules_dict",
         "_scores",
         "actions",
@@ -409,6 +445,7 @@ class Game:
     _legal_cache: tuple[int, list[Action]] | None
     _contract_view: tuple[Contract, dict[str, Any]] | None  # the contract part of views, per contract
     _pile_view: tuple[list[Card], list[str]]  # the discard pile's names in views, for that pile
+    _private: list[tuple[int, int, dict[str, Any]]]  # (event index, seat, what only that seat sees)
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:
@@ -443,6 +480,7 @@ class Game:
         self.seed = seed
         self.actions = []
         self.events = []
+        self._private = []
         self._scores = [0] * players
         self.deal_scores = []
         self.phase = DRAW
@@ -606,6 +644,7 @@ class Game:
         g.seed = self.seed
         g.actions = self.actions[:]
         g.events = self.events[:]
+        g._private = self._private[:]
         g.deal_scores = [s[:] for s in self.deal_scores]
         g.phase = self.phase
         g.dealer = self.dealer
@@ -675,6 +714,22 @@ class Game:
         return game
 
     @classmethod
+    def from_position(cls, text: str) -> Game:
+        """The game in the position ``text`` (:mod:`liverpool.positions`, written by
+        :meth:`position`); a text that is no position, or whose cards are not the table's deck
+        each card once, raises ValueError naming the field."""
+        from .positions import read_position
+
+        return read_position(cls, text)
+
+    def position(self) -> str:
+        """This game's position as text (:mod:`liverpool.positions`): rules, seed, table, hands,
+        stock and pile in order, melds, phase and turn state; no history."""
+        from .positions import write_position
+
+        return write_position(self)
+
+    @classmethod
     def from_view(
         cls,
         view: dict[str, Any],
@@ -700,6 +755,7 @@ class Game:
         self.seed = seed
         self.actions = []
         self.events = []
+        self._private = []
         self._scores = list(view["scores"])
         self.deal_scores = [list(s) for s in view["deal_scores"]]
         self.dealer = int(view["dealer"])
@@ -749,6 +805,7 @@ class Game:
     def _event(self, event: str, **data: Any) -> None:
         data["type"] = event
         data["deal"] = self.deal_index + 1  # 0 while cutting for the dealer
+        data["version"] = len(self.actions)  # the game's version once the action that made it is applied
         nested = _NESTED.get(event)
         if nested is not None:
             for key in nested:
@@ -1084,6 +1141,8 @@ class Game:
             raise StaleAction(f"{action} was made at version {version}; the game is at version {len(self.actions)}")
         problem = self._problem(action)
         if problem is not None:
+            if problem.endswith("(stale)"):
+                raise StaleAction(problem)
             raise IllegalAction(problem)
 
     def can_apply(self, action: Action) -> bool:
@@ -1101,6 +1160,11 @@ class Game:
             return "the game is over"
         rules = self.rules
         if self.phase == DRAW:
+            named = getattr(a, "card", None) if isinstance(a, DrawDiscard | Buy | Call | DrawFromPile) else None
+            if named is not None:
+                stale = self._stale(a, named)
+                if stale is not None:
+                    return stale
             if isinstance(a, Buy | Pass | Call):
                 return self._out_of_turn_problem(a)
             if p != self.current:
@@ -1212,6 +1276,21 @@ class Game:
             return "the buy and call windows are closed once a turn begins (R30)"
         return f"unknown action {a!r}"
 
+    def _stale(self, a: Action, named: Card) -> str | None:
+        """An action that names the card it takes (R22, R27, R33) when that card is not the one
+        it would take now: made for another state of the game."""
+        pile = self.discard
+        if isinstance(a, DrawFromPile):
+            depth = a.depth
+            if 1 <= depth < len(pile) and pile[-1 - depth] is not named:
+                return f"{a} names {named}, but the card {depth} places below the top is {pile[-1 - depth]} (stale)"
+            return None
+        if not pile:
+            return f"{a} names {named}, but the discard pile is empty (stale)"
+        if pile[-1] is not named:
+            return f"{a} names {named}, but the top discard is {pile[-1]} (stale)"
+        return None
+
     def _out_of_turn_problem(self, a: Action) -> str | None:
         p = a.player
         if p in self.passed:
@@ -1276,11 +1355,13 @@ class Game:
         return None
 
     # ------------------------------------------------------------------ applying
-    def apply(self, action: Action, version: int | None = None) -> None:
+    def apply(self, action: Action, version: int | None = None) -> list[dict[str, Any]]:
         """Apply ``action`` or raise IllegalAction, leaving the game unchanged. An action object
         from the current :meth:`legal_actions` listing, or a discard equal to a listed one, is not
         verified again; any other action is, by :meth:`verify` (every field type-checked first).
-        ``version``: the :attr:`version` the client acted on; another raises :class:`StaleAction`."""
+        ``version``: the :attr:`version` the client acted on; another raises :class:`StaleAction`.
+        Returns the events the action produced (public records, as :attr:`events` holds them)."""
+        start = len(self.events)
         cache = self._legal_cache
         if version is not None:
             self.verify(action, version)
@@ -1295,6 +1376,21 @@ class Game:
         else:
             self.verify(action)
         self._do(action)
+        return self.events[start:]
+
+    def events_for(self, player: int, since: int = 0) -> list[dict[str, Any]]:
+        """The events from index ``since`` of :attr:`events` on, as seat ``player`` may see them:
+        every public record, and for that seat's own draws from the stock the card drawn
+        (``card``), for its buys and calls' penalties the cards paid (``penalty_cards``). Another
+        seat's draw from the stock stays "drew a card". Read-only records; keep
+        ``len(game.events)`` as the next ``since``."""
+        if not 0 <= player < self.n:
+            raise ValueError(f"no player {player} at this table of {self.n}")
+        out = self.events[since:]
+        for index, seat, extra in self._private:
+            if seat == player and index >= since:
+                out[index - since] = FrozenDict({**out[index - since], **extra})
+        return out
 
     def apply_unchecked(self, action: Action) -> None:
         """Apply an action known to be legal (e.g. taken from :meth:`legal_actions`): the fast path
@@ -1335,6 +1431,7 @@ class Game:
                 return
             hand.append(card)
             self._event("draw_stock", player=p)
+            self._private.append((len(self.events) - 1, p, {"card": str(card)}))
             self._begin_play()
         elif isinstance(a, DrawDiscard):
             card = self.discard.pop()
@@ -1436,6 +1533,8 @@ class Game:
         self.buys_used[buyer] += 1
         self.knocked[buyer] = False
         self._event("buy", player=buyer, card=str(card), penalty=paid)
+        if paid:
+            self._private.append((len(self.events) - 1, buyer, {"penalty_cards": FrozenList(map(str, hand[-paid:]))}))
 
     def _do_call(self, caller: int) -> None:
         offender = self.discarder
@@ -1458,6 +1557,9 @@ class Game:
                 paid += 1
             self.knocked[offender] = False
             self._event("call_penalty", player=offender, card=str(card), penalty=paid)
+            if paid:
+                paid_cards = {"penalty_cards": FrozenList(map(str, hand[-paid:]))}
+                self._private.append((len(self.events) - 1, offender, paid_cards))
         else:  # liverpool: the caller takes it and discards one
             self.hands[caller].append(card)
             if self.rules.liverpool_resume == "in_turn":
@@ -1598,13 +1700,17 @@ class Game:
         seats = _SEATS
         if self.phase == DRAW:
             out.append(seats[p].draw_stock)
-            if self.discard:
-                out.append(seats[p].draw_discard)
+            pile = self.discard
+            top = pile[-1] if pile else None
+            if top is not None:
+                out.append(seats[p].draw_discards[top])
             if rules.pile_draw:
-                out.extend(DrawFromPile(p, d) for d in range(1, len(self.discard)) if self._pile_problem(p, d) is None)
-            call_open = self.call_open
+                out.extend(
+                    DrawFromPile(p, d, pile[-1 - d]) for d in range(1, len(pile)) if self._pile_problem(p, d) is None
+                )
+            call_open = self.call_open and top is not None
             if call_open and self._call_problem(p) is None:
-                out.append(seats[p].call)
+                out.append(seats[p].calls[top])  # type: ignore[index]
             # _buy_problem, its checks common to every seat first
             can_buy = rules.buying and self.fresh and self._available_stock(keep_top=2) >= rules.buy_penalty + 1
             discarder = self.discarder
@@ -1623,9 +1729,9 @@ class Game:
                 )
                 call = call_open and self._call_problem(q) is None
                 if buy:
-                    out.append(seats[q].buy)
+                    out.append(seats[q].buys[top])  # type: ignore[index]
                 if call:
-                    out.append(seats[q].call)
+                    out.append(seats[q].calls[top])  # type: ignore[index]
                 if buy or call:
                     out.append(seats[q].pass_)
             return out
@@ -1752,7 +1858,7 @@ class Game:
                 # the completion itself shows that the rest of the contract can follow
                 if self._meld_problem(p, kind, cards, check, best, counts) is None:
                     out.append(Meld(p, kind, tuple(cards)))
-        return out
+        return _canonical_sets(out)
 
     def _witness_allows(
         self,

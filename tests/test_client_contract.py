@@ -3,6 +3,9 @@ a client tells apart, and their import paths."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import liverpool
@@ -101,3 +104,22 @@ def test_a_record_refusal_keeps_its_code() -> None:
     with pytest.raises(IllegalAction) as info:
         Game.from_record(record)
     assert info.value.code == "not_your_turn" and "record action 1" in str(info.value)
+
+
+def test_a_record_of_format_1_replays_as_it_was_played() -> None:
+    """A record the engine made before the rule fixes of issue 10 (its deal 1 ended the moment the
+    stock ran out, R45): it replays under the rules it was played by, and records itself as
+    format 1 again. (Made with the engine of commit 76af4aa; the scores are that engine's.)"""
+    data = json.loads((Path(__file__).parent / "data" / "record_v1.json").read_text())
+    record = data["record"]
+    assert record["format"] == "liverpool-record/1"
+    game = Game.from_record(record)
+    assert game.scores == data["scores"] and game.version == data["version"] and game.deal == data["deal"]
+    assert game.record()["format"] == "liverpool-record/1"
+    assert Game.from_record(game.record()).scores == data["scores"]
+    # read as a format 2 record, its actions break the fixed R45 at the deal's end
+    with pytest.raises(IllegalAction, match="record action"):
+        Game.from_record({**record, "format": "liverpool-record/2"})
+    assert Game.new(players=3, seed=1).record()["format"] == "liverpool-record/2"
+    with pytest.raises(ValueError, match="unknown record format"):
+        Game.from_record({**record, "format": "liverpool-record/9"})

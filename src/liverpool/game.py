@@ -78,7 +78,10 @@ LIVERPOOL_DISCARD: Final = "liverpool_discard"
 OVER: Final = "over"
 """Phase: the game has ended."""
 
-RECORD_FORMAT: Final = "liverpool-record/1"
+RECORD_FORMAT: Final = "liverpool-record/2"
+"""Records made since the rule fixes of issue 10 (R20, R32-R36, R45)."""
+RECORD_FORMAT_1: Final = "liverpool-record/1"
+"""Records made before them: replayed under the rules they were played by (see :meth:`Game.from_record`)."""
 
 _KINDS: Final = ("set", "run")  # a meld's kind by its index, 0 or 1
 
@@ -364,6 +367,7 @@ class Game:
     __slots__ = (
         "_contract_view",
         "_deck_size",
+        "_legacy",
         "_legal_cache",
         "_melds",
         "_pile_view",
@@ -443,6 +447,7 @@ class Game:
     _deck_size: int
     _rules_dict: dict[str, Any]
     _legal_cache: tuple[int, list[Action]] | None
+    _legacy: bool  # replaying a liverpool-record/1: R20 and R45 as that engine played them
     _contract_view: tuple[Contract, dict[str, Any]] | None  # the contract part of views, per contract
     _pile_view: tuple[list[Card], list[str]]  # the discard pile's names in views, for that pile
     _private: list[tuple[int, int, dict[str, Any]]]  # (event index, seat, what only that seat sees)
@@ -481,6 +486,7 @@ class Game:
         self.actions = []
         self.events = []
         self._private = []
+        self._legacy = False
         self._scores = [0] * players
         self.deal_scores = []
         self.phase = DRAW
@@ -566,10 +572,10 @@ class Game:
         self.retracted = False
         self.resume = None
         self._legal_cache = None
-        if not self.stock:
-            # R9: rebuilt at once if allowed; if not, the player may still take the top discard
-            # and the deal ends only when a card must come from the empty stock (R45)
-            self._rebuild_stock()
+        # R9: an empty stock is rebuilt at once if allowed; if not, the player may still take the
+        # top discard and the deal ends only when a card must come from the empty stock (R45)
+        if not self.stock and not self._rebuild_stock() and self._legacy:
+            self._end_deal(None, "stalemate: the stock ran out")  # as record format 1 played it
 
     # ------------------------------------------------------------------ public state
     @property
@@ -645,6 +651,7 @@ class Game:
         g.actions = self.actions[:]
         g.events = self.events[:]
         g._private = self._private[:]
+        g._legacy = self._legacy
         g.deal_scores = [s[:] for s in self.deal_scores]
         g.phase = self.phase
         g.dealer = self.dealer
@@ -686,7 +693,7 @@ class Game:
     def record(self) -> dict[str, Any]:
         """A JSON-serializable record (rules, seed, actions) that :meth:`from_record` replays."""
         return {
-            "format": RECORD_FORMAT,
+            "format": RECORD_FORMAT_1 if self._legacy else RECORD_FORMAT,
             "players": self.n,
             "rules": self.rules.to_dict(),
             "seed": self.seed,
@@ -695,9 +702,16 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`record`; an illegal action in it raises IllegalAction."""
-        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-            raise ValueError(f"unknown record format {record.get('format')!r}")
+        """Rebuild a game from :meth:`record`; an illegal action in it raises IllegalAction.
+
+        A ``liverpool-record/1`` record (made before the rule fixes of issue 10) replays as it was
+        played: a Liverpool call resumes after the caller (R34), a deal ends when the stock runs
+        out at the start of a draw (R45) and a player may swap a joker out of their own run
+        (R20). Its playable discards under ``layoff_same_turn=False`` or ``strict`` (R32, R36)
+        follow today's rules; an action they refuse is named in the error."""
+        fmt = record.get("format", RECORD_FORMAT)
+        if fmt not in (RECORD_FORMAT, RECORD_FORMAT_1):
+            raise ValueError(f"unknown record format {fmt!r}; this engine reads {RECORD_FORMAT} and {RECORD_FORMAT_1}")
         rules = RuleSet()
         if "rules" in record:
             data = dict(record["rules"])
@@ -705,12 +719,16 @@ class Game:
             data.setdefault("liverpool_resume", "after_caller")
             rules = RuleSet.from_dict(data)
         game = cls.new(players=int(record["players"]), rules=rules, seed=int(record["seed"]))
+        game._legacy = fmt == RECORD_FORMAT_1
+        old = ""
+        if game._legacy:
+            old = f" (a {RECORD_FORMAT_1} record, made before the rule fixes of R20, R32-R36 and R45)"
         for i, data in enumerate(record.get("actions", [])):
             action = action_from_dict(data)
             try:
                 game.apply(action)
             except IllegalAction as exc:
-                raise IllegalAction(f"record action {i} ({action}): {exc}", exc.code, exc.rule) from None
+                raise IllegalAction(f"record action {i} ({action}): {exc}{old}", exc.code, exc.rule) from None
         return game
 
     @classmethod
@@ -756,6 +774,7 @@ class Game:
         self.actions = []
         self.events = []
         self._private = []
+        self._legacy = False
         self._scores = list(view["scores"])
         self.deal_scores = [list(s) for s in view["deal_scores"]]
         self.dealer = int(view["dealer"])
@@ -982,7 +1001,7 @@ class Game:
             held = set(self.hands[player])
             unswapped = self.unswapped
             for m in self._melds:
-                if m.owner == player:  # R20: only another player's joker
+                if m.owner == player and not self._legacy:  # R20: only another player's joker
                     continue
                 for i, value, natural in self._wild_spots(m):
                     if natural in held and (m.id, value) not in unswapped:
@@ -1238,7 +1257,7 @@ class Game:
                 return f"that joker stands for {natural}, not {a.card}"
             if natural not in hand:
                 return f"you do not hold {natural}"
-            if m.owner == p:
+            if m.owner == p and not self._legacy:
                 return "you may only swap a joker out of another player's run (R20)"
             if (a.meld, value) in self.unswapped:
                 return "you already took back a swap of that joker this turn"

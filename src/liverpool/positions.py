@@ -220,6 +220,7 @@ def read_position(cls: type[Game], text: str) -> Game:
     g.actions = []
     g.events = []
     g._private = []
+    g._legacy = False
     g.deal_index = r.num("deal") - 1
     if not 0 <= g.deal_index < len(rules.schedule):
         raise ValueError(f"position: deal must be 1-{len(rules.schedule)}, got {g.deal_index + 1}")

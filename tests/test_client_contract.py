@@ -4,6 +4,7 @@ a client tells apart, and their import paths."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,11 @@ def test_a_record_of_format_1_replays_as_it_was_played() -> None:
     assert Game.new(players=3, seed=1).record()["format"] == "liverpool-record/2"
     with pytest.raises(ValueError, match="unknown record format"):
         Game.from_record({**record, "format": "liverpool-record/9"})
+
+
+def test_the_examples_of_docs_engine_md_run() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "engine.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 4, "the client contract shows an example of errors, events, positions and views"
+    for block in blocks:
+        exec(compile(block, "docs/engine.md", "exec"), {"__name__": "engine_md"})

@@ -874,19 +874,22 @@ class Game:
         rules = self.rules
         spots: list[tuple[int, int, Card]] = []
         if m.kind == "run":
-            suit = ""
-            for c in m.cards:
-                if not rules.is_wild(c.rank):
-                    suit = c.suit
-                    break
             for i, c in enumerate(m.cards):
                 if rules.is_wild(c.rank):
-                    value = m.start + i
-                    natural = Card(1 if value == 14 else value, suit)
+                    natural = self._stands_for(m, i)
                     if not rules.is_wild(natural.rank):
-                        spots.append((i, value, natural))
+                        spots.append((i, m.start + i, natural))
         m.spots = spots
         return spots
+
+    def _stands_for(self, m: _Meld, index: int) -> Card:
+        """R17: the natural card the wild card at ``index`` of run ``m`` stands for (by its place:
+        the run's suit, the rank of its value; 14 is the ace high). The one home of this rule: the
+        swaps listed, verified and offered to the bots (:meth:`swap_actions`) all ask it."""
+        rules = self.rules
+        suit = next(c.suit for c in m.cards if not rules.is_wild(c.rank))
+        value = m.start + index
+        return Card(1 if value == 14 else value, suit)
 
     def _compute_accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
         rules = self.rules
@@ -1249,8 +1252,7 @@ class Game:
             if not 0 <= a.index < len(m.cards) or not rules.is_wild(m.cards[a.index].rank):
                 return f"there is no joker at place {a.index} of meld {a.meld}"
             value = m.start + a.index
-            suit = next(c.suit for c in m.cards if not rules.is_wild(c.rank))
-            natural = Card(1 if value == 14 else value, suit)
+            natural = self._stands_for(m, a.index)
             if rules.is_wild(natural.rank):
                 return f"that joker stands for {natural}, itself a wild card: there is no natural card to swap (R20)"
             if a.card != natural:

@@ -29,14 +29,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .cards import Card, full_deck, parse_card
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
+    from .game.core import _Core
 
 __all__ = ["POSITION_FORMAT", "read_position", "write_position"]
+
+G = TypeVar("G", bound="_Core")
 
 POSITION_FORMAT: Final = "liverpool-position/1"
 
@@ -55,7 +57,7 @@ def _opt(value: object) -> str:
     return "-" if value is None else str(value)
 
 
-def write_position(game: Game) -> str:
+def write_position(game: _Core) -> str:
     """The position of ``game`` as text (see the module doc)."""
     g = game
     lines = [
@@ -192,7 +194,7 @@ def _card_list(key: str, words: list[str]) -> list[Card]:
     return [] if words == ["-"] else [_card(key, w) for w in words]
 
 
-def read_position(cls: type[Game], text: str) -> Game:
+def read_position(cls: type[G], text: str) -> G:
     """The game in the position ``text`` (see :meth:`Game.from_position`)."""
     from .game import _ensure_seats, _Meld
     from .rules import RuleSet

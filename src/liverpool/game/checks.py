@@ -25,7 +25,7 @@ from ..actions import (
 )
 from ..cards import Card, format_cards
 from ..errors import IllegalAction, MalformedAction, StaleAction
-from ..events import FrozenDict
+from ..events import FrozenDict, FrozenList
 from ..melds import (
     can_extend_run,
     can_extend_set,
@@ -403,7 +403,9 @@ class _Checks(_Moves):
         if not 0 <= player < self.n:
             raise ValueError(f"no player {player} at this table of {self.n}")
         out = self.events[since:]
-        for index, seat, extra in self._private:
+        for index, seat, seen in self._private:
             if seat == player and index >= since:
-                out[index - since] = FrozenDict({**out[index - since], **extra})
+                event = out[index - since]
+                extra = {"card": str(seen)} if isinstance(seen, Card) else {"penalty_cards": FrozenList(map(str, seen))}
+                out[index - since] = FrozenDict({**event, **extra})
         return out

@@ -117,7 +117,7 @@ class _Core:
     _legacy: bool  # replaying a liverpool-record/1: R20 and R45 as that engine played them
     _contract_view: tuple[Contract, dict[str, Any]] | None  # the contract part of views, per contract
     _pile_view: tuple[list[Card], list[str]]  # the discard pile's names in views, for that pile
-    _private: list[tuple[int, int, dict[str, Any]]]  # (event index, seat, what only that seat sees)
+    _private: list[tuple[int, int, Card | tuple[Card, ...]]]  # (event index, seat, card(s) only it sees)
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(players, rules, seed) or Game.from_record(record)")

@@ -22,7 +22,6 @@ from .common import (
     DRAW,
     LIVERPOOL_DISCARD,
     OVER,
-    _canonical_sets,
     _run_suit,
     _Witness,
 )
@@ -122,7 +121,7 @@ class _Listing(_Checks):
             return out
         if self.must_meld is not None or self.swaps:
             return out
-        distinct = self.discard_options(p)
+        distinct = self._discard_options(p, distinct)
         if distinct:
             out.extend([discard_of[c] for c in distinct])
         elif self.may_end_turn(p):
@@ -185,7 +184,7 @@ class _Listing(_Checks):
                 left_must = None if must is not None and must in cards else must
                 after = (sets + 1 - is_run, runs + is_run, with_ranks, with_suits)
                 if self._completes(hand, kind, cards, left_must, witness, after):
-                    out.append(Meld(p, kind, tuple(cards)))
+                    out.append(Meld(p, kind, tuple(cards) if is_run else tuple(sorted(cards))))
         else:
             # a quick existence test (no card that must be used, not the whole hand)
             checker = RestChecker(hand, rules) if check else None
@@ -201,7 +200,7 @@ class _Listing(_Checks):
                     or (fits is not None and fits(is_run, cards, key))
                     or checker(cards, left_sets - 1 + is_run, left_runs - is_run, with_ranks, with_suits)
                 ):
-                    out.append(Meld(p, _KINDS[is_run], tuple(cards)))
+                    out.append(Meld(p, _KINDS[is_run], tuple(cards) if is_run else tuple(sorted(cards))))
         if check:
             # The listing puts wild cards only in gaps, but the contract may be completable only with
             # a wild card standing where the hand holds the natural: list the melds of the best
@@ -210,9 +209,11 @@ class _Listing(_Checks):
             listed = {(a.kind, a.cards) for a in out if isinstance(a, Meld)}
             for i, cards in enumerate(best or []):
                 kind = "set" if i < left_sets else "run"  # sets come first
-                if (kind, tuple(cards)) in listed:
+                listed_cards = tuple(sorted(cards)) if kind == "set" else tuple(cards)
+                if (kind, listed_cards) in listed:
                     continue
                 # the completion itself shows that the rest of the contract can follow
                 if self._meld_problem(p, kind, cards, check, best, counts) is None:
-                    out.append(Meld(p, kind, tuple(cards)))
-        return _canonical_sets(out)
+                    out.append(Meld(p, kind, listed_cards))
+        # a set's cards are listed in card order (one action per set: see _canonical_sets)
+        return out

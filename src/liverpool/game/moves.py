@@ -19,7 +19,6 @@ from ..actions import (
     Unswap,
 )
 from ..cards import Card
-from ..events import FrozenList
 from ..melds import (
     run_start,
 )
@@ -76,7 +75,7 @@ class _Moves(_Queries):
                 return
             hand.append(card)
             self._event("draw_stock", player=p)
-            self._private.append((len(self.events) - 1, p, {"card": str(card)}))
+            self._private.append((len(self.events) - 1, p, card))
             self._begin_play()
         elif isinstance(a, DrawDiscard):
             card = self.discard.pop()
@@ -179,7 +178,7 @@ class _Moves(_Queries):
         self.knocked[buyer] = False
         self._event("buy", player=buyer, card=str(card), penalty=paid)
         if paid:
-            self._private.append((len(self.events) - 1, buyer, {"penalty_cards": FrozenList(map(str, hand[-paid:]))}))
+            self._private.append((len(self.events) - 1, buyer, tuple(hand[-paid:])))
 
     def _do_call(self, caller: int) -> None:
         offender = self.discarder
@@ -203,8 +202,7 @@ class _Moves(_Queries):
             self.knocked[offender] = False
             self._event("call_penalty", player=offender, card=str(card), penalty=paid)
             if paid:
-                paid_cards = {"penalty_cards": FrozenList(map(str, hand[-paid:]))}
-                self._private.append((len(self.events) - 1, offender, paid_cards))
+                self._private.append((len(self.events) - 1, offender, tuple(hand[-paid:])))
         else:  # liverpool: the caller takes it and discards one
             self.hands[caller].append(card)
             if self.rules.liverpool_resume == "in_turn":

@@ -112,7 +112,12 @@ class _Queries(_Core):
             return [c for c in sorted(set(hand)) if c is not taken]
         if self.phase != PLAY or self.pending or self.must_meld is not None or self.swaps:
             return []
-        distinct = sorted(set(hand))
+        return self._discard_options(player, sorted(set(hand)))
+
+    def _discard_options(self, player: int, distinct: list[Card]) -> list[Card]:
+        """:meth:`discard_options` in the play phase with nothing begun, from the hand's distinct
+        cards in card order (the listing has them already)."""
+        hand = self.hands[player]
         taken = self.taken
         if taken is not None:
             distinct = [c for c in distinct if c is not taken]

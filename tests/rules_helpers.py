@@ -1,13 +1,15 @@
 """Helpers for the rule tests R26-R49: build a game in an exact position and check refusals.
 
-A position is built from ``Game.new`` by overwriting the engine's state (hands, stock, discard
-pile, melds on the table, who is down, whose turn and which phase). Unless told otherwise the
+A position is written in the public notation of :mod:`liverpool.positions` (hands, stock,
+discard pile, melds on the table, who is down, whose turn and which phase) and read with
+``Game.from_position``. Unless told otherwise the
 cards the position does not name go to the bottom of the stock, so that every card of the deck
 is somewhere exactly once (:func:`assert_conserved`).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -18,7 +20,7 @@ import pytest
 from helpers import CONTRACT, LIVERPOOL, PRESETS, cards, events_of, rules
 from liverpool import Action, Card, Game, IllegalAction, Meld, RuleSet
 from liverpool.cards import full_deck
-from liverpool.game import DRAW, _Meld
+from liverpool.game import DRAW
 from liverpool.melds import run_start
 
 __all__ = [
@@ -91,56 +93,71 @@ def position(
     """
     r = rule_set if rule_set is not None else LIVERPOOL
     n = len(hands)
-    game = Game.new(players=n, rules=r, seed=seed)
-    game.deal_index = deal - 1
-    game.dealer = (current - 1) % n
-    game.hands = [cards(h) for h in hands]
-    game._melds = []
+    deck = Counter(full_deck(r.packs_for(n), r.jokers_per_pack))
+    given_stock = cards(stock)
+    given_discard = cards(discard)
+    table = []
+    placed: Counter[Card] = Counter(given_stock) + Counter(given_discard)
     for i, (owner, kind, text) in enumerate(melds):
         meld_cards = cards(text)
         start = run_start(meld_cards, r) if kind == "run" else 0
         if kind == "run" and start is None:
             raise ValueError(f"not a run in table order: {text}")
-        game._melds.append(_Meld(i, owner, kind, meld_cards, start or 0))
-    given_stock = cards(stock)
-    given_discard = cards(discard)
-    game.stock = given_stock
-    game.discard = given_discard
-    if rest != "none":
-        left = _deck(game)
-        left.subtract(_placed(game))
-        extra = [c for c, k in left.items() if k < 0]
-        if extra:
-            raise ValueError(f"the position holds more copies of {extra} than the deck has")
-        others = sorted(left.elements())
-        random.Random(seed).shuffle(others)
-        if rest == "stock":
-            game.stock = others + given_stock
-        else:
-            game.discard = others + given_discard
+        table.append(f"meld {i} {owner} {kind} {start or 0} {text}")
+        placed.update(meld_cards)
+    for h in hands:
+        placed.update(cards(h))
+    extra = [c for c, k in (placed - deck).items() if k > 0]
+    if extra:
+        raise ValueError(f"the position holds more copies of {extra} than the deck has")
+    others = sorted((deck - placed).elements())
+    random.Random(seed).shuffle(others)
+    full_stock, full_discard = given_stock, given_discard
+    if rest in ("stock", "none"):
+        full_stock = others + given_stock
+    else:
+        full_discard = others + given_discard
     down_set = set(down)
-    game.down = [p in down_set for p in range(n)]
-    game.down_turn = [(turn if went_down_this_turn else turn - 1) if p in down_set else -1 for p in range(n)]
-    game.buys_used = list(buys_used) if buys_used is not None else [0] * n
-    game.knocked = [len(h) == 1 for h in game.hands]
-    game.rebuilds = rebuilds
-    game.turn = turn
-    if scores is not None:
-        game._scores = list(scores)
-    game.current = current
-    game.phase = phase
-    game.discarder = discarder
-    game.fresh = fresh and phase == DRAW and bool(game.discard)
-    game.call_open = call_open
-    game.buy_requests = []
-    game.passed = []
-    game.taken = None
-    game.pending = []
-    game.must_meld = None
-    game.swaps = []
-    game.unswapped = []
-    game.retracted = False
-    game._legal_cache = None
+
+    def words(values: Iterable[object]) -> str:
+        text = " ".join(str(v) for v in values)
+        return text or "-"
+
+    lines = [
+        "format liverpool-position/1",
+        "rules " + json.dumps(r.to_dict()),
+        f"players {n}",
+        f"seed {seed}",
+        f"deal {deal}",
+        f"dealer {(current - 1) % n}",
+        f"turn {turn}",
+        f"current {current}",
+        f"phase {phase}",
+        f"scores {words(scores if scores is not None else [0] * n)}",
+        "deal_scores -",
+        *(f"hand {p} {h or '-'}" for p, h in enumerate(hands)),
+        f"stock {words(full_stock)}",
+        f"pile {words(full_discard)}",
+        *table,
+        f"down {words(int(p in down_set) for p in range(n))}",
+        "down_turn " + words((turn if went_down_this_turn else turn - 1) if p in down_set else -1 for p in range(n)),
+        f"buys_used {words(buys_used if buys_used is not None else [0] * n)}",
+        f"knocked {words(int(len(cards(h)) == 1) for h in hands)}",
+        f"rebuilds {rebuilds}",
+        f"discarder {'-' if discarder is None else discarder}",
+        f"fresh {int(fresh and phase == DRAW and bool(full_discard))}",
+        f"call_open {int(call_open)}",
+        "buy_requests -",
+        "passed -",
+        "taken -",
+        "must_meld -",
+        "swap_base 0",
+        "retracted 0",
+        "resume -",
+    ]
+    game = Game.from_position("\n".join(lines))
+    if rest == "none":  # a partial position (not every card of the deck): only the given stock
+        game.stock = given_stock
     return game
 
 

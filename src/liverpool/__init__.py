@@ -25,7 +25,8 @@ from .actions import (
     parse_action,
 )
 from .cards import JOKER, Card, format_cards, parse_card, parse_cards
-from .game import Game, IllegalAction, TableMeld
+from .errors import IllegalAction, MalformedAction, StaleAction
+from .game import Game, TableMeld
 from .rules import Contract, RuleSet
 
 __all__ = [
@@ -43,10 +44,12 @@ __all__ = [
     "Game",
     "IllegalAction",
     "LayOff",
+    "MalformedAction",
     "Meld",
     "Pass",
     "Retract",
     "RuleSet",
+    "StaleAction",
     "SwapJoker",
     "TableMeld",
     "Unswap",

@@ -25,6 +25,7 @@ __all__ = ["DEFAULT_SCHEDULE", "PRESETS", "Contract", "RuleSet", "cached_rules",
 
 JokerSwap = Literal["going_down_turn", "once_down", "later_turns", "off"]
 PlayableDiscard = Literal["call", "liverpool", "strict", "off"]
+LiverpoolResume = Literal["in_turn", "after_caller"]
 BuyPrecedence = Literal["nearest", "first"]
 RunJokerCheck = Literal["always", "initial"]
 
@@ -178,6 +179,11 @@ class RuleSet:
     caller takes it and discards), "strict" (R36, refused), "off" (allowed)."""
     playable_discard_penalty: int = 1
     """R33: penalty cards the offender draws when called."""
+    liverpool_resume: LiverpoolResume = "in_turn"
+    """R34: after a Liverpool call and the caller's discard, "in_turn" (seed 000: rotation resumes
+    where the call interrupted it, with the player who was about to draw; nobody loses a turn) or
+    "after_caller" (play resumes with the player after the caller; the players between the
+    discarder and the caller lose their turn)."""
     # Going out and scoring (R37-R41, R45, R49)
     floating: bool = True
     """R38: a player who lays off every card floats; off: melding every card goes out."""
@@ -317,7 +323,13 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             raise ValueError(text)
         if kind.startswith("int"):
             return int(text)
-        if "Literal" in kind or kind in ("JokerSwap", "PlayableDiscard", "BuyPrecedence", "RunJokerCheck"):
+        if "Literal" in kind or kind in (
+            "JokerSwap",
+            "PlayableDiscard",
+            "LiverpoolResume",
+            "BuyPrecedence",
+            "RunJokerCheck",
+        ):
             return low
     except ValueError:
         raise ValueError(f"option {name}: cannot read {text!r} as {kind}") from None
@@ -327,6 +339,7 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
 _CHOICES: Final = {
     "joker_swap": get_args(JokerSwap),
     "playable_discard": get_args(PlayableDiscard),
+    "liverpool_resume": get_args(LiverpoolResume),
     "buy_precedence": get_args(BuyPrecedence),
     "run_joker_check": get_args(RunJokerCheck),
 }
@@ -425,21 +438,39 @@ PRESETS["contract"] = RuleSet(
 )
 
 
+def _count(k: int, noun: str) -> str:
+    """``1 pack``, ``2 packs``, ``0 jokers``."""
+    return f"{k} {noun}" if k == 1 else f"{k} {noun}s"
+
+
+def _packs_words(r: RuleSet) -> str:
+    """R1's packs for every table R2 allows, e.g. ``1 pack for 3-4 players, 2 packs for 5-8
+    players``: the pack schedule read within ``min_players``-``max_players``."""
+    if r.packs:
+        return _count(r.packs, "pack")
+    parts: list[str] = []
+    low = r.min_players
+    for most, k in r.pack_schedule:
+        high = min(most, r.max_players)
+        if high < low:
+            continue
+        seats = _count(low, "player") if low == high else f"{low}-{high} players"
+        parts.append(f"{_count(k, 'pack')} for {seats}")
+        low = high + 1
+        if low > r.max_players:
+            break
+    return ", ".join(parts)
+
+
 def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
 def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
     n = players
-    packs = (
-        f"{r.packs_for(n)} pack(s)"
-        if n is not None
-        else (
-            f"{r.packs} pack(s)" if r.packs else ", ".join(f"{p} pack(s) up to {m} players" for m, p in r.pack_schedule)
-        )
-    )
+    packs = _count(r.packs_for(n), "pack") if n is not None else _packs_words(r)
     lines: list[tuple[str, str]] = [
-        ("R1", f"Cards: {packs} of 52 with {r.jokers_per_pack} joker(s) each, shuffled together."),
+        ("R1", f"Cards: packs of 52 with {_count(r.jokers_per_pack, 'joker')} each, shuffled together: {packs}."),
         ("R2", f"Players: {r.min_players} to {r.max_players}."),
         (
             "R3",
@@ -449,7 +480,9 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         ),
         (
             "R4",
-            "The first dealer is chosen by cutting: lowest card deals" if r.cut_for_dealer else "Seat 1 deals first",
+            "The first dealer is chosen by cutting: lowest card deals."
+            if r.cut_for_dealer
+            else "Seat 0 deals first (seats are numbered from 0).",
         ),
         (
             "R5",
@@ -561,7 +594,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         (
             "R34",
             "Calling Liverpool: only down players may call; the first caller takes the card and discards one, "
-            "play resumes after the caller"
+            + (
+                "then play resumes with the player who was about to draw"
+                if r.liverpool_resume == "in_turn"
+                else "then play resumes after the caller"
+            )
             + (" (in effect)." if r.playable_discard == "liverpool" else " (not in effect)."),
         ),
         ("R35", "The rule does not apply to the discard that goes out."),
@@ -640,23 +677,24 @@ def rules_json(r: RuleSet) -> str:
     return json.dumps(r.to_dict(), sort_keys=True)
 
 
-_CACHED: dict[int, tuple[dict[str, Any], RuleSet]] = {}
+_CACHED: list[tuple[dict[str, Any], RuleSet]] = []
 
 
 def cached_rules(data: dict[str, Any]) -> RuleSet:
-    """``RuleSet.from_dict(data)``, remembered by the dict's identity for the dicts seen last: a
-    game hands the same rules dict to every view, and searching bots read it many times. A dict
-    must not be changed after it is passed here.
+    """``RuleSet.from_dict(data)``, remembered for the rules dicts seen last (compared by value,
+    against a private copy): every view of a game carries an equal rules dict, and searching bots
+    read it many times.
 
     >>> data = RuleSet().to_dict()
-    >>> cached_rules(data) is cached_rules(data) and cached_rules(data) == RuleSet()
+    >>> cached_rules(data) is cached_rules(dict(data)) and cached_rules(data) == RuleSet()
     True
     """
-    hit = _CACHED.get(id(data))
-    if hit is not None and hit[0] is data:
-        return hit[1]
+    for i, (seen, rules) in enumerate(_CACHED):
+        if seen == data:
+            if i:
+                _CACHED.insert(0, _CACHED.pop(i))
+            return rules
     rules = RuleSet.from_dict(data)
-    if len(_CACHED) > 64:
-        _CACHED.clear()
-    _CACHED[id(data)] = (data, rules)
+    _CACHED.insert(0, (json.loads(json.dumps(data)), rules))
+    del _CACHED[16:]
     return rules

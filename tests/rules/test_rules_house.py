@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from liverpool import JOKER, Call, Card, Discard, DrawStock, Game, LayOff, Meld, RuleSet
+from liverpool import JOKER, Call, Card, Discard, DrawDiscard, DrawStock, Game, LayOff, Meld, RuleSet
 from liverpool.cli import main
 from liverpool.game import DRAW
 from liverpool.rules import DEFAULT_SCHEDULE, Contract, parse_schedule
@@ -129,6 +129,10 @@ def test_r45_deal_ends_when_the_stock_runs_out_after_n_rebuilds(preset: str, lim
     game = stock_out(preset, stock_rebuilds=limit)
     game.rebuilds = limit
     apply_all(game, DrawStock(0), Discard(0, Card(2, "H")))
+    # R9/R45: the next player may still take the top discard; the deal ends when a card must
+    # come from the empty stock
+    assert not events_of(game, "deal_end") and game.can_apply(DrawDiscard(1))
+    apply_all(game, DrawStock(1))
     (end,) = events_of(game, "deal_end")
     assert end["out"] is None and "stalemate" in end["reason"]
     expected = [RuleSet.preset(preset).points(c.rank) for c in cards("3H KS")]

@@ -183,7 +183,7 @@ def test_r34_only_down_players_may_call_liverpool() -> None:
 
 
 def test_r34_caller_takes_the_card_discards_one_and_play_resumes_after_the_caller() -> None:
-    game = offender("liverpool")
+    game = offender("liverpool", liverpool_resume="after_caller")  # the old reading (option)
     hand0, hand1, hand2 = game.hand(0), game.hand(1), game.hand(2)
     apply_all(game, Discard(0, H7), Call(2))
     assert game.phase == LIVERPOOL_DISCARD and game.current == 2
@@ -203,7 +203,7 @@ def test_r34_caller_takes_the_card_discards_one_and_play_resumes_after_the_calle
 
 
 def test_r34_the_first_caller_wins() -> None:
-    game = offender("liverpool")
+    game = offender("liverpool", liverpool_resume="after_caller")  # the old reading (option)
     game.down[3] = True
     game.apply(Discard(0, H7))
     assert Call(3) in game.legal_actions()
@@ -215,7 +215,7 @@ def test_r34_the_first_caller_wins() -> None:
 
 
 def test_r34_the_player_about_to_draw_may_call_when_down() -> None:
-    game = offender("liverpool")
+    game = offender("liverpool", liverpool_resume="after_caller")  # the old reading (option)
     game.down[1] = True
     game.apply(Discard(0, H7))
     assert_legal_agrees(game, [Call(q) for q in range(4)])

@@ -351,13 +351,11 @@ def _draw_phase(game: Game) -> None:
     p = game.current
     n = game.n
     if game.call_open:
-        mode = rules.playable_discard
         for step in range(1, n):
             q = (p + step) % n
-            if q == game.discarder or q in game.passed or (mode == "liverpool" and not game.down[q]):
-                continue
-            _apply(game, Call(q))
-            return
+            if game.may_call(q):  # the engine's rule (R26, R33, R34)
+                _apply(game, Call(q))
+                return
     s = Snapshot.from_game(game, p)
     top = s.top
     if top is not None and game.fresh and rules.buying:
@@ -384,16 +382,12 @@ def _draw_phase(game: Game) -> None:
 
 def _discard_or_end(game: Game, s: Snapshot) -> None:
     p = s.me
-    hand = game.hands[p]
-    options = sorted(set(hand))
-    if game.phase == PLAY:
-        if game.taken is not None:
-            options = [c for c in options if c is not game.taken]
-        if game.rules.playable_discard == "strict" and game.down[p] and len(hand) > 1:
-            acc = s.accepts()
-            options = [c for c in options if not s.fits(c, acc)]
+    options = game.discard_options(p)  # the engine's rules (R25, R26, R32-R36)
     if not options:
-        _apply(game, EndTurn(p))
+        if game.may_end_turn(p):
+            _apply(game, EndTurn(p))
+        else:
+            _fallback(game, p)
         return
     card = discard_choice(s, options)
     if game.phase == PLAY:
@@ -442,7 +436,7 @@ def _play_phase(game: Game) -> None:
             _fallback(game, p)
             return
         s = Snapshot.from_game(game, p)
-    if game.down[p] and (rules.layoff_same_turn or game.down_turn[p] != game.turn):
+    if game.may_lay_off(p):
         floating = rules.floating and not s.whole
         pts = s.t.pts
         while True:

@@ -64,8 +64,9 @@ def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
         n_sets = s.sets - sets_done
         wanted = [("set" if i < n_sets else "run", tuple(m)) for i, m in enumerate(plan)]
         for kind, meld_cards in wanted:
+            exact = tuple(sorted(meld_cards)) if kind == "set" else meld_cards  # sets are listed sorted
             for m in melds:
-                if m.kind == kind and m.cards == meld_cards:
+                if m.kind == kind and m.cards == exact:
                     return m
         for kind, meld_cards in wanted:
             key = sorted(meld_cards)

@@ -122,7 +122,9 @@ def summarise(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def evidence(games: int, jobs: int, samples: int, strong_samples: int, start: int, out: Path | None) -> int:
     tasks = [
-        (hero, start + g, g % 4, samples) for hero in ("random", f"strong:samples={strong_samples}") for g in range(games)
+        (hero, start + g, g % 4, samples)
+        for hero in ("random", f"strong:samples={strong_samples}")
+        for g in range(games)
     ]
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()

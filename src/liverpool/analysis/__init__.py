@@ -5,7 +5,8 @@ see docs/analysis.md.
 """
 
 from .evaluate import DEFAULT_SAMPLES, Budget, CandidateValue, Evaluation, evaluate
-from .review import THRESHOLDS, VERDICTS, Decision, Position, Review, positions, review, verdict
+from .hint import Hint, hint, reason
+from .review import THRESHOLDS, VERDICTS, Decision, Position, Review, explain, positions, rate, review, verdict
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -15,10 +16,15 @@ __all__ = [
     "CandidateValue",
     "Decision",
     "Evaluation",
+    "Hint",
     "Position",
     "Review",
     "evaluate",
+    "explain",
+    "hint",
     "positions",
+    "rate",
+    "reason",
     "review",
     "verdict",
 ]

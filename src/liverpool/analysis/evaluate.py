@@ -3,18 +3,15 @@
 :func:`evaluate` asks the strong bot (:mod:`liverpool.bots.strong`) what it would weigh at this
 decision (greedy's choice and its best alternatives, :meth:`StrongBot.candidates`), adds any action
 the caller names (the one a player took, for a review), and plays every candidate out on the same
-samples of the hidden cards with the strong bot's own sampler and greedy playouts
-(:meth:`StrongBot.sample_values`). Nothing of the rules is here: the engine applies the actions,
-the bots' code samples and plays.
+samples of the hidden cards (common random numbers) with the strong bot's sampler
+(:func:`~liverpool.bots.strong.sample_hidden`, fed by its :class:`~liverpool.bots.strong.KnownCards`)
+and greedy playouts (:func:`~liverpool.bots.strong.playout`). Nothing of the rules is here: the
+engine applies the actions, the bots' code samples and plays.
 
-The **value** of a candidate is the seat's expected points of this deal *less the mean of its
-opponents' points* (lower is better, like Liverpool's scores): the strong bot's playout value with
-its sign turned. A playout plays ``horizon`` turns (8) and then counts each hand at the points
-such a hand scored on average in greedy games (``strong.EXPECTED_POINTS``), or plays to the deal's
-end with ``horizon=0``. Relative points, not the seat's own points alone, because the final
-standing is decided by the difference: a discard that lets the next player go out costs the
-opponents nothing but the seat a lot, and a card that keeps an opponent from going down is worth
-points to the seat although its own hand does not change.
+The **value** of a candidate is the seat's expected points at the end of this deal, the score it
+adds to its total (lower is better, like Liverpool's scores). A playout plays ``horizon`` turns
+(8) and then counts the seat's hand at the points such a hand scored on average in greedy games
+(the strong bot's ``EXPECTED_POINTS`` estimate), or plays to the deal's end with ``horizon=0``.
 
 The result depends only on the view, the legal actions and the :class:`Budget` (seed, samples):
 the same call gives the same numbers on any machine.
@@ -23,14 +20,26 @@ the same call gives the same numbers on any machine.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..actions import Action, DrawFromPile
 from ..bots.greedy import Snapshot, rules_for_view
-from ..bots.strong import DEFAULT_HORIZON, StrongBot
-from ..cards import parse_tokens
+from ..bots.strong import (
+    DEFAULT_HORIZON,
+    KnownCards,
+    StrongBot,
+    _expected_points,
+    _StuckError,
+    playout,
+    sample_hidden,
+    unseen_pool,
+)
+from ..cards import Card, parse_tokens
+from ..game import Game
+from ..rules import RuleSet
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -50,7 +59,7 @@ class Budget:
     """How hard to look: ``samples`` of the hidden cards per decision, the ``seed`` of the sampler,
     the playouts' ``horizon`` in turns (0: to the deal's end), the ``width`` of the strong bot's
     candidate list, and ``race`` (stop sampling candidates that are settled early: clearly worse
-    than greedy's choice, or playing out exactly like it; their values then rest on fewer
+    than the best so far, or playing out exactly like another; their values then rest on fewer
     samples, which each value's ``samples`` says)."""
 
     samples: int = DEFAULT_SAMPLES
@@ -96,8 +105,8 @@ class Budget:
 
 @dataclass(frozen=True)
 class CandidateValue:
-    """One candidate action: its value (expected points of the deal, own less the opponents' mean;
-    lower is better), the standard error of that value, and the samples behind it. ``greedy``
+    """One candidate action: its value (the seat's expected points at the end of the deal; lower is
+    better), the standard error of that value, and the samples behind it. ``greedy``
     marks the greedy heuristic's choice (the strong bot's default)."""
 
     action: Action
@@ -214,7 +223,7 @@ def evaluate(
     if any(a.player != seat for a in legal):
         raise ValueError(f"the legal actions are not all seat {seat}'s")
     b = Budget.of(budget)
-    bot = StrongBot(seed=b.seed, samples=b.samples, width=b.width, race=b.race, horizon=b.horizon)
+    bot = StrongBot(seed=b.seed, samples=b.samples, width=b.width)
     rules = rules_for_view(view)
     s = Snapshot.from_view(view, rules)
     s.collects = bot.tracker.update(view)
@@ -230,9 +239,7 @@ def evaluate(
     if len(cands) == 1:
         only = CandidateValue(cands[0], math.nan, math.nan, 0, greedy=True)
         return Evaluation(seat, [only], searched=False, samples=0, budget=b)
-    values = bot.sample_values(view, rules, s, cands, known)
-    # The strong bot's value is the opponents' mean less the seat's own points: turn its sign.
-    values = [[-v for v in vs] for vs in values]
+    values = _sample(view, rules, s, cands, known, bot.cards, b)
     # Each value is greedy's choice's (all samples) plus the paired difference over the samples a
     # candidate has: a candidate raced out early is then compared on the same footing.
     base_mean, base_se = _mean_se(values[0])
@@ -248,8 +255,67 @@ def evaluate(
         seat,
         [rows[k] for k in order],
         searched=True,
-        samples=len(values[0]),
+        samples=max(len(v) for v in values),
         budget=b,
         _values=values,
         _order=order,
     )
+
+
+def _sample(
+    view: dict[str, Any],
+    rules: RuleSet,
+    s: Snapshot,
+    cands: Sequence[Action],
+    known: dict[int, list[Card]],
+    cards: KnownCards,
+    b: Budget,
+) -> list[list[float]]:
+    """The seat's points at the end of the deal (or estimated after the horizon) for each candidate
+    on each sample: the ``i``-th values of two candidates come from one sample of the hidden cards.
+
+    With ``race``, from the 8th sample on (every 4th) a candidate stops being sampled when it is
+    clearly worse than the best so far (by 3 standard errors of the paired difference) or has
+    played out exactly like another candidate still sampled 12 times; sampling stops when one
+    candidate is left."""
+    me = int(view["player"])
+    deal = int(view["deal"]) - 1
+    pool = unseen_pool(view, rules)
+    rng = random.Random(b.seed)
+    horizon = b.horizon or None
+    values: list[list[float]] = [[] for _ in cands]
+    active = list(range(len(cands)))
+    for n in range(1, b.samples + 1):
+        hands, stock = sample_hidden(view, pool, known, rng, s, cards.stock_draws, cards.declined, cards.discarded)
+        base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))
+        for i in active:
+            game = base.copy()
+            try:
+                game.apply_unchecked(cands[i])
+                ended = playout(game, horizon=horizon)
+            except _StuckError:  # pragma: no cover - a playout with no legal action: estimate it
+                ended = False
+            points = float(game.deal_scores[deal][me]) if ended else _expected_points(game)[me]
+            values[i].append(points)
+        if b.race and n >= 8 and n % 4 == 0:
+            active = _race(values, active)
+            if len(active) == 1:
+                break  # the rest is settled: the best so far is the best
+    return values
+
+
+def _race(values: list[list[float]], active: list[int]) -> list[int]:
+    best = min(active, key=lambda i: (sum(values[i]) / len(values[i]), i))
+    keep = [best]
+    for i in active:
+        if i == best:
+            continue
+        mean, se = paired(values[best], values[i])
+        if mean > 3.0 * se and mean > 0:
+            continue  # clearly worse than the best so far
+        if len(values[i]) >= 12 and any(
+            j in keep and values[j][-12:] == values[i][-12:] and values[j] == values[i] for j in keep
+        ):
+            continue  # plays out exactly like a candidate kept
+        keep.append(i)
+    return sorted(keep)

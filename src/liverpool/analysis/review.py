@@ -7,8 +7,8 @@ one by one), and at each action of the seat it takes the view that seat had then
 decision with one legal action is not a decision and is left out (counted as ``forced``).
 
 The **points lost** by a decision are the value of the action taken less the value of the best
-candidate found (expected points of the deal, own less the opponents' mean; see
-:mod:`.evaluate`). The verdict follows :data:`THRESHOLDS` on the points lost.
+candidate found (the seat's expected points at the end of the deal; see :mod:`.evaluate`). The
+verdict follows :data:`THRESHOLDS` on the points lost.
 
 Each decision has a seed of its own (from the budget's seed and the decision's place in the
 record), so a review is the same whichever process or how many (``jobs``) evaluate it.
@@ -27,6 +27,7 @@ from typing import Any, Final
 from ..actions import Action, action_from_dict
 from ..game import Game, IllegalAction
 from .evaluate import Budget, Evaluation, evaluate
+from .hint import reason
 
 __all__ = [
     "THRESHOLDS",
@@ -34,7 +35,9 @@ __all__ = [
     "Decision",
     "Position",
     "Review",
+    "explain",
     "positions",
+    "rate",
     "review",
     "verdict",
 ]
@@ -198,7 +201,10 @@ def positions(record: dict[str, Any], seat: int) -> Iterator[Position]:
             raise ValueError(f"record action {i} ({action}) is illegal: {exc}") from None
 
 
-def _rate(pos: Position, budget: Budget) -> Decision:
+def rate(pos: Position, budget: Budget | int | None = None) -> Decision:
+    """Rate one decision: the action taken against the best found, with ``budget``'s seed made
+    the decision's own (:meth:`Budget.for_decision`)."""
+    budget = Budget.of(budget)
     ev = evaluate(pos.view, pos.legal, budget.for_decision(pos.index), include=[pos.taken])
     loss, se = ev.loss(pos.taken)
     best = ev.best.action
@@ -217,7 +223,7 @@ def _rate(pos: Position, budget: Budget) -> Decision:
 
 
 def _rate_many(batch: Sequence[Position], budget: Budget) -> list[Decision]:
-    return [_rate(p, budget) for p in batch]
+    return [rate(p, budget) for p in batch]
 
 
 def review(
@@ -246,7 +252,7 @@ def review(
         progress(0, total)
     if jobs == 1 or total < 2:
         for pos in todo:
-            rated.append(_rate(pos, b))
+            rated.append(rate(pos, b))
             if progress is not None:
                 progress(len(rated), total)
     else:
@@ -272,3 +278,20 @@ def review(
         finished=end.is_over,
         scores=list(end.scores),
     )
+
+
+def explain(record: dict[str, Any], decisions: Sequence[Decision]) -> dict[int, str]:
+    """Why the best action found was better, in plain words, for each of ``decisions`` (of one
+    review of ``record``), by the record's action index (from the view the seat had then)."""
+    if not decisions:
+        return {}
+    seat = decisions[0].taken.player
+    wanted = {d.index: d for d in decisions}
+    out: dict[int, str] = {}
+    for pos in positions(record, seat):
+        d = wanted.get(pos.index)
+        if d is not None:
+            out[d.index] = reason(pos.view, d.best, d.evaluation)
+            if len(out) == len(wanted):
+                break
+    return out

@@ -2,7 +2,7 @@
 
 Speed (``make bench``): one game of ``random`` against three greedy bots (fixed seed) is reviewed
 for the random seat with the default budget, once with one process and once with ``--jobs``
-processes, side by side; prints one JSON line::
+processes, side by side, and for a greedy seat with ``--jobs`` processes; prints one JSON line::
 
     python benchmarks/analysis.py [--jobs 2] [--samples 24]
 
@@ -44,15 +44,18 @@ def play(hero: str, seed: int, seat: int) -> dict[str, Any]:
 
 
 def speed(jobs: int, samples: int) -> dict[str, Any]:
+    """Seconds to review the random seat of one game with 1 and ``jobs`` processes, and a greedy
+    seat of the same game with ``jobs`` processes."""
     record = play("random", BENCH_SEED, 0)
     out: dict[str, Any] = {"samples": samples}
-    for j in sorted({1, jobs}):
+    for seat, j in sorted({(0, 1), (0, jobs), (1, jobs)}):
         start = time.perf_counter()
-        r = review(record, 0, Budget(samples=samples), jobs=j)
-        out[f"review_s_jobs{j}"] = round(time.perf_counter() - start, 2)
-        out["decisions"] = len(r.decisions)
+        r = review(record, seat, Budget(samples=samples), jobs=j)
+        name = "random" if seat == 0 else "greedy"
+        out[f"{name}_seat_s_jobs{j}"] = round(time.perf_counter() - start, 2)
+        out[f"{name}_seat_decisions"] = len(r.decisions)
     if jobs != 1:
-        out["speedup"] = round(out["review_s_jobs1"] / out[f"review_s_jobs{jobs}"], 2)
+        out["speedup"] = round(out["random_seat_s_jobs1"] / out[f"random_seat_s_jobs{jobs}"], 2)
     return out
 
 

@@ -307,3 +307,48 @@ def test_cli_review_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     bad.write_text("[1, 2]")
     assert main(["review", str(bad), "--seat", "0"]) == 2
     assert "no game record" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------- benchmark script
+def test_evidence_summary_pools_decisions_and_gives_intervals_over_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(
+        "analysis_bench", Path(__file__).parent.parent / "benchmarks" / "analysis.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["analysis_bench"] = bench
+    spec.loader.exec_module(bench)
+    verdicts = dict.fromkeys(VERDICTS, 0)
+    rows = [
+        {
+            "table": "random",
+            "bot": "random",
+            "decisions": 10,
+            "total_loss": 50.0,
+            "by_verdict": {**verdicts, "blunder": 2},
+        },
+        {
+            "table": "random",
+            "bot": "random",
+            "decisions": 30,
+            "total_loss": 90.0,
+            "by_verdict": {**verdicts, "mistake": 1},
+        },
+        {"table": "random", "bot": "greedy", "decisions": 20, "total_loss": 4.0, "by_verdict": verdicts},
+    ]
+    out = {(r["table"], r["bot"]): r for r in bench.summarise(rows)}
+    rnd = out[("random", "random")]
+    assert rnd["games"] == 2 and rnd["decisions"] == 40
+    assert rnd["loss_per_decision"] == 3.5  # 140 points over 40 decisions
+    assert rnd["per_game_mean"] == 4.0 and rnd["ci95"][0] < 4.0 < rnd["ci95"][1]  # games' 5.0 and 3.0
+    assert rnd["mistakes_and_blunders_per_100"] == 7.5
+    assert out[("random", "greedy")]["ci95"] == [0.2, 0.2]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert bench.main(["--summarise", str(path)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2

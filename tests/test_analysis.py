@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from helpers import LIVERPOOL, build, card
-from liverpool import Action, Buy, Discard, Game, Pass
+from liverpool import Action, Buy, Discard, Game, Pass, RuleSet
 from liverpool.analysis import (
     THRESHOLDS,
     VERDICTS,
@@ -272,6 +272,15 @@ def test_review_is_the_same_with_two_processes(record: dict[str, Any]) -> None:
     seen: list[tuple[int, int]] = []
     review(short, 1, 2, jobs=2, progress=lambda done, total: seen.append((done, total)))
     assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1]
+
+
+def test_review_plays_under_the_contract_preset_too() -> None:
+    rules = RuleSet.preset("contract")
+    bots = [get("greedy", seed=1), get("random", seed=2), get("greedy", seed=3)]
+    data = play_game(Game.new(players=3, rules=rules, seed=4), bots).record()
+    data["actions"] = data["actions"][:80]
+    r = review(data, 1, Budget(samples=2, seed=1))
+    assert r.decisions and all(d.taken.player == 1 and d.loss >= 0 for d in r.decisions)
 
 
 def test_review_refuses_a_bad_record_or_seat(record: dict[str, Any]) -> None:

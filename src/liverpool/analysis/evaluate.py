@@ -240,6 +240,9 @@ def evaluate(
         only = CandidateValue(cands[0], math.nan, math.nan, 0, greedy=True)
         return Evaluation(seat, [only], searched=False, samples=0, budget=b)
     values = _sample(view, rules, s, cands, known, bot.cards, b)
+    if not values[0]:  # pragma: no cover - no sample could be dealt: nothing measured
+        unmeasured = [CandidateValue(a, math.nan, math.nan, 0, greedy=i == 0) for i, a in enumerate(cands)]
+        return Evaluation(seat, unmeasured, searched=False, samples=0, budget=b)
     # Each value is greedy's choice's (all samples) plus the paired difference over the samples a
     # candidate has: a candidate raced out early is then compared on the same footing.
     base_mean, base_se = _mean_se(values[0])
@@ -287,7 +290,10 @@ def _sample(
     active = list(range(len(cands)))
     for n in range(1, b.samples + 1):
         hands, stock = sample_hidden(view, pool, known, rng, s, cards.stock_draws, cards.declined, cards.discarded)
-        base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))
+        try:
+            base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))
+        except (ValueError, KeyError):  # pragma: no cover - a view the sampler cannot fill
+            break
         for i in active:
             game = base.copy()
             try:

@@ -158,8 +158,10 @@ def test_evaluate_values_every_candidate_with_an_error_and_samples() -> None:
         assert c.samples == 12 and math.isfinite(c.se) and c.se >= 0
         assert 0 <= c.value < 200  # points of one deal
     assert sum(c.greedy for c in ev.candidates) == 1
-    data = json.loads(json.dumps(ev.to_dict()))
+    data = json.loads(json.dumps(ev.to_dict(), allow_nan=False))
     assert data["candidates"][0]["text"] == str(ev.best.action)
+    one = evaluate(game.view(0), game.legal_actions(0), 1).to_dict()  # one sample: no error known
+    assert json.loads(json.dumps(one, allow_nan=False))["candidates"][0]["se"] is None
 
 
 def test_evaluate_is_deterministic_with_a_seed_and_a_sample_count() -> None:
@@ -189,7 +191,7 @@ def test_a_forced_or_obvious_decision_is_not_searched() -> None:
     ev = evaluate(game.view(0), legal[:1], 4)
     assert not ev.searched and ev.best.action == legal[0] and ev.best.samples == 0
     assert ev.loss(legal[0]) == (0.0, 0.0)
-    assert ev.to_dict()["candidates"][0]["value"] is None
+    assert json.loads(json.dumps(ev.to_dict(), allow_nan=False))["candidates"][0]["value"] is None
 
 
 def test_evaluate_refuses_bad_input() -> None:
@@ -258,7 +260,7 @@ def test_review_rates_every_decision_of_the_seat_from_its_own_view(record: dict[
     costly = r.costliest()
     assert len(costly) <= 3 and [d.loss for d in costly] == sorted((d.loss for d in costly), reverse=True)
     assert all(d.loss <= costly[-1].loss for d in r.decisions if d not in costly) if costly else True
-    data = json.loads(json.dumps(r.to_dict()))
+    data = json.loads(json.dumps(r.to_dict(), allow_nan=False))
     assert data["summary"]["decisions"] == len(r.decisions)
     reasons = explain(record, costly)
     assert set(reasons) == {d.index for d in costly} and all(reasons.values())

@@ -47,6 +47,7 @@ __all__ = [
     "CandidateValue",
     "Evaluation",
     "evaluate",
+    "number",
     "paired",
 ]
 
@@ -119,8 +120,8 @@ class CandidateValue:
         return {
             "action": self.action.to_dict(),
             "text": str(self.action),
-            "value": round(self.value, 3),
-            "se": round(self.se, 3),
+            "value": number(self.value),
+            "se": number(self.se),
             "samples": self.samples,
             "greedy": self.greedy,
         }
@@ -175,10 +176,12 @@ class Evaluation:
             "budget": self.budget.to_dict(),
             "candidates": [c.to_dict() for c in self.candidates],
         }
-        if not self.searched:
-            for c in out["candidates"]:
-                c["value"] = c["se"] = None
         return out
+
+
+def number(x: float) -> float | None:
+    """``x`` for JSON: rounded, or None when it is not a finite number (no value, no error)."""
+    return round(x, 3) if math.isfinite(x) else None
 
 
 def paired(base: Sequence[float], other: Sequence[float]) -> tuple[float, float]:

@@ -16,7 +16,6 @@ record), so a review is the same whichever process or how many (``jobs``) evalua
 
 from __future__ import annotations
 
-import math
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -26,7 +25,7 @@ from typing import Any, Final
 
 from ..actions import Action, action_from_dict
 from ..game import Game, IllegalAction
-from .evaluate import Budget, Evaluation, evaluate
+from .evaluate import Budget, Evaluation, evaluate, number
 from .hint import reason
 
 __all__ = [
@@ -103,10 +102,10 @@ class Decision:
             "best": self.best.to_dict(),
             "best_text": str(self.best),
             "loss": round(self.loss, 3),
-            "loss_se": None if math.isinf(self.loss_se) else round(self.loss_se, 3),
+            "loss_se": number(self.loss_se),
             "verdict": self.verdict,
-            "value_taken": None if taken is None or math.isnan(taken.value) else round(taken.value, 3),
-            "value_best": None if math.isnan(best.value) else round(best.value, 3),
+            "value_taken": None if taken is None else number(taken.value),
+            "value_best": number(best.value),
             "evaluation": self.evaluation.to_dict(),
         }
 

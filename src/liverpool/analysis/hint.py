@@ -77,9 +77,11 @@ def hint(view: dict[str, Any], legal_actions: Sequence[Action], budget: Budget |
     return Hint(action, " ".join(parts), parts, ev)
 
 
-def reason(view: dict[str, Any], action: Action, evaluation: Evaluation) -> str:
-    """Why ``action`` (one of ``evaluation``'s candidates) is played, in plain words."""
-    return " ".join(_Facts(view).explain(action, evaluation))
+def reason(view: dict[str, Any], action: Action, evaluation: Evaluation, against: Action | None = None) -> str:
+    """Why ``action`` (one of ``evaluation``'s candidates) is played, in plain words; with
+    ``against`` (another candidate, e.g. the move a player made) the cost is told against it
+    rather than against the next best."""
+    return " ".join(_Facts(view).explain(action, evaluation, against))
 
 
 def _cards_of(action: Action) -> list[Card]:
@@ -176,33 +178,47 @@ class _Facts:
         down = [p for p in range(self.n) if p != self.me and self.view["down"][p]]
         if owners and down:
             nxt = self.next_seat()
-            closest = min(down, key=lambda p: (self.view["hand_sizes"][p], (p - self.me) % self.n))
-            size = self.view["hand_sizes"][closest]
-            holder = self.who(closest)
-            taker = " and can take it first" if nxt in down else ""
-            out.append(
-                f"it fits {owners[0]} on the table, and {holder} is down with {size} "
-                f"card{'s' if size != 1 else ''}{taker}"
-            )
+            if nxt in down:
+                size = self.view["hand_sizes"][nxt]
+                out.append(
+                    f"it fits {owners[0]} on the table, and the next player (player {nxt}) is down with {size} "
+                    f"card{'s' if size != 1 else ''} and can take it from the pile"
+                )
+            else:
+                p = min(down, key=lambda q: (self.view["hand_sizes"][q], (q - self.me) % self.n))
+                size = self.view["hand_sizes"][p]
+                out.append(
+                    f"it fits {owners[0]} on the table, and player {p} is down with {size} "
+                    f"card{'s' if size != 1 else ''}"
+                )
         for step in range(1, self.n):
             p = (self.me + step) % self.n
             taken = s.collects.get(p, [])
             if taken and related(s, card, taken) and not self.view["down"][p]:
-                out.append(f"{self.who(p)} has been taking {_names(taken[-3:])} from the pile, cards that go with it")
+                them = "them" if len(taken[-3:]) > 1 else "it"
+                out.append(
+                    f"{self.who(p)} has taken {_names(taken[-3:])} from the pile this deal, and the "
+                    f"{_name(card)} goes with {them}"
+                )
                 break
         return out
 
     # ------------------------------------------------------------ explanations
-    def explain(self, action: Action, ev: Evaluation) -> list[str]:
+    def explain(self, action: Action, ev: Evaluation, against: Action | None = None) -> list[str]:
         parts = self._why(action, ev)
-        parts.append(self._numbers(action, ev))
+        parts.append(self._numbers(action, ev, against))
         return [p[0].upper() + p[1:] + ("" if p.endswith(".") else ".") for p in parts if p]
 
-    def _numbers(self, action: Action, ev: Evaluation) -> str:
+    def _numbers(self, action: Action, ev: Evaluation, against: Action | None = None) -> str:
         if not ev.searched:
             return "nothing else here is worth weighing by the bots' measure"
         mine = ev.find(action)
         others = [c for c in ev.candidates if c.action != action]
+        if against is not None and against != action:
+            others = [c for c in others if c.action == against]
+            label = "the move played"
+        else:
+            label = "the next best"
         if mine is None or not others:
             return ""
         alt = others[0]
@@ -211,11 +227,11 @@ class _Facts:
             return f"{_describe(alt.action)} plays out about {-gap:.1f} points better ({ev.samples} samples)"
         if gap <= 0:
             return f"{_describe(alt.action)} plays out about as well ({ev.samples} samples): either is fine"
-        se = ev.loss(alt.action)[1]
+        se = paired_se(ev, mine.action, alt.action)
         spread = f" ± {se:.1f}" if math.isfinite(se) else ""
         return (
-            f"the next best, {_describe(alt.action)}, is about {gap:.1f}{spread} points worse this deal "
-            f"({ev.samples} samples)"
+            f"{label}, {_describe(alt.action)}, is about {gap:.1f}{spread} points worse this deal "
+            f"({alt.samples} samples)"
         )
 
     def _why(self, action: Action, ev: Evaluation) -> list[str]:
@@ -327,6 +343,15 @@ class _Facts:
             f"pass on the {_name(top)}: it would bring you to {_short(with_top)}, but {extra} more cards "
             f"in a hand of {points} points cost more than it gains"
         ]
+
+
+def paired_se(ev: Evaluation, a: Action, b: Action) -> float:
+    """The standard error of the difference of two candidates' values."""
+    if ev.find(a) is ev.best:
+        return ev.loss(b)[1]
+    if ev.find(b) is ev.best:
+        return ev.loss(a)[1]
+    return math.hypot(ev.loss(a)[1], ev.loss(b)[1])
 
 
 def _describe(action: Action) -> str:

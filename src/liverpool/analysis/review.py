@@ -290,7 +290,7 @@ def explain(record: dict[str, Any], decisions: Sequence[Decision]) -> dict[int, 
     for pos in positions(record, seat):
         d = wanted.get(pos.index)
         if d is not None:
-            out[d.index] = reason(pos.view, d.best, d.evaluation)
+            out[d.index] = reason(pos.view, d.best, d.evaluation, against=d.taken)
             if len(out) == len(wanted):
                 break
     return out

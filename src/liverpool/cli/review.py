@@ -101,10 +101,11 @@ def print_review(r: Review, reasons: dict[int, str], console: Console) -> None:
             console.print(
                 f"{k}. Deal {d.deal}, turn {d.turn} · hand {' '.join(d.hand)}\n"
                 f"   played [bold]{d.taken}[/bold], better [bold]{d.best}[/bold]: "
-                f"{_loss(d)} points lost ([{_STYLE[d.verdict]}]{d.verdict}[/])"
+                f"{_loss(d)} points lost ([{_STYLE[d.verdict]}]{d.verdict}[/])",
+                highlight=False,
             )
             if d.index in reasons:
-                console.print(f"   {reasons[d.index]}")
+                console.print(f"   {reasons[d.index]}", highlight=False)
     else:
         console.print("No decision lost points.")
 

@@ -300,6 +300,8 @@ class _Facts:
             kept.update(cards)
             parts.append(f"keep the {_names(cards)}: they make {kind} of this deal's {self.contract}")
         for c in sorted(set(self.hand) - {card} - kept, key=lambda c: -self.s.t.pts[c.rank]):
+            if self.s.is_wild(c):
+                continue  # a wild card is kept anyway
             reasons = self.danger(c)
             if reasons and len(parts) < 4:
                 parts.append(f"keep the {_name(c)}: " + "; ".join(reasons))
@@ -339,9 +341,10 @@ class _Facts:
             ]
         if with_top >= d:
             return [f"pass on the {_name(top)}: it leaves you {_short(d)} either way"]
+        gain = "complete the contract" if with_top <= 0 else f"bring you to {_short(with_top)}"
         return [
-            f"pass on the {_name(top)}: it would bring you to {_short(with_top)}, but {extra} more cards "
-            f"in a hand of {points} points cost more than it gains"
+            f"pass on the {_name(top)}: it would {gain}, but {extra} more cards in a hand of {points} points "
+            "cost more than it gains"
         ]
 
 

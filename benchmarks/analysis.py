@@ -2,7 +2,9 @@
 
 Speed (``make bench``): one game of ``random`` against three greedy bots (fixed seed) is reviewed
 for the random seat with the default budget, once with one process and once with ``--jobs``
-processes, side by side, and for a greedy seat with ``--jobs`` processes; prints one JSON line::
+processes, side by side, and for a greedy seat with ``--jobs`` processes: wall and CPU seconds
+(the CPU time, of this process and its workers, tells a busy host from a slow review) and the
+host's load average; prints one JSON line::
 
     python benchmarks/analysis.py [--jobs 2] [--samples 24]
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 import time
@@ -49,14 +52,24 @@ def speed(jobs: int, samples: int) -> dict[str, Any]:
     record = play("random", BENCH_SEED, 0)
     out: dict[str, Any] = {"samples": samples}
     for seat, j in sorted({(0, 1), (0, jobs), (1, jobs)}):
+        before = _cpu()
         start = time.perf_counter()
         r = review(record, seat, Budget(samples=samples), jobs=j)
         name = "random" if seat == 0 else "greedy"
         out[f"{name}_seat_s_jobs{j}"] = round(time.perf_counter() - start, 2)
+        out[f"{name}_seat_cpu_s_jobs{j}"] = round(_cpu() - before, 2)
         out[f"{name}_seat_decisions"] = len(r.decisions)
     if jobs != 1:
         out["speedup"] = round(out["random_seat_s_jobs1"] / out[f"random_seat_s_jobs{jobs}"], 2)
+    out["load_average_1min"] = round(os.getloadavg()[0], 2)
     return out
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the review's worker processes): on a
+    busy host, where the wall time says more about the other programs than about the review."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _game(task: tuple[str, int, int, int]) -> list[dict[str, Any]]:

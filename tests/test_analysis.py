@@ -328,9 +328,8 @@ def test_evidence_summary_pools_decisions_and_gives_intervals_over_games(
     import importlib.util
     import sys
 
-    spec = importlib.util.spec_from_file_location(
-        "analysis_bench", Path(__file__).parent.parent / "benchmarks" / "analysis.py"
-    )
+    root = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
+    spec = importlib.util.spec_from_file_location("analysis_bench", root / "benchmarks" / "analysis.py")
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     sys.modules["analysis_bench"] = bench

@@ -50,6 +50,7 @@ bench: $(STAMP) $(FAST)/.built
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py --fast $(FAST)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/analysis.py --jobs 2
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

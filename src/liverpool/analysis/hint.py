@@ -1,0 +1,379 @@
+"""A hint: the best action found for a decision, and the reason in plain words.
+
+The reason is put together from facts read off the view (the cards the hand still lacks for this
+deal's contract, measured by the greedy bot's deficit; the cards that make the hand's partial
+contract; melds on the table a card would fit and who is down; the cards a player has been taking
+from the discard pile) and from the evaluation (the points the next best action costs and the
+samples behind it). Each fact names the cards and players of this position.
+
+>>> from liverpool import Game
+>>> game = Game.new(players=3, seed=2)
+>>> from liverpool.driver import next_to_act
+>>> seat, legal = next_to_act(game)
+>>> h = hint(game.view(seat), legal, 4)
+>>> h.action in legal and bool(h.reason)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import (
+    Action,
+    Buy,
+    Call,
+    Discard,
+    DrawDiscard,
+    DrawFromPile,
+    DrawStock,
+    EndTurn,
+    LayOff,
+    Meld,
+    Pass,
+    SwapJoker,
+)
+from ..bots.greedy import EventTracker, Snapshot, analyse, related, rules_for_view
+from ..cards import Card
+from .evaluate import Budget, Evaluation, evaluate
+
+__all__ = ["Hint", "hint", "reason"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The suggested action, the reason in plain words, the facts the reason was made of, and the
+    evaluation behind it."""
+
+    action: Action
+    reason: str
+    facts: list[str]
+    evaluation: Evaluation
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "action": self.action.to_dict(),
+            "text": str(self.action),
+            "reason": self.reason,
+            "facts": self.facts,
+            "evaluation": self.evaluation.to_dict(),
+        }
+        cards = _cards_of(self.action)
+        if cards:
+            out["cards"] = [str(c) for c in cards]
+        return out
+
+
+def hint(view: dict[str, Any], legal_actions: Sequence[Action], budget: Budget | int | None = None) -> Hint:
+    """The best action found for the seat of ``view`` among ``legal_actions`` (its own), with the
+    reason (see the module doc). ``budget``: a :class:`Budget` or a sample count."""
+    ev = evaluate(view, legal_actions, budget)
+    action = ev.best.action
+    facts = _Facts(view)
+    parts = facts.explain(action, ev)
+    return Hint(action, " ".join(parts), parts, ev)
+
+
+def reason(view: dict[str, Any], action: Action, evaluation: Evaluation, against: Action | None = None) -> str:
+    """Why ``action`` (one of ``evaluation``'s candidates) is played, in plain words; with
+    ``against`` (another candidate, e.g. the move a player made) the cost is told against it
+    rather than against the next best."""
+    return " ".join(_Facts(view).explain(action, evaluation, against))
+
+
+def _cards_of(action: Action) -> list[Card]:
+    if isinstance(action, Discard | LayOff):
+        return [action.card]
+    if isinstance(action, Meld):
+        return list(action.cards)
+    return []
+
+
+def _name(c: Card) -> str:
+    return c.pretty()
+
+
+def _names(cards: Sequence[Card]) -> str:
+    return " ".join(_name(c) for c in cards)
+
+
+def _short(d: int) -> str:
+    if d <= 0:
+        return "holding the whole contract"
+    return f"{d} card{'s' if d != 1 else ''} short of the contract"
+
+
+def _change(before: int, after: int) -> str:
+    """A hand's way to the contract, from ``before`` cards short to ``after``."""
+    if after <= 0:
+        return f"it completes the contract (you are {_short(before)} without it)"
+    return f"it brings you from {before} to {_short(after)}"
+
+
+class _Facts:
+    """Facts of one view, read with the greedy bot's measures."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self.rules = rules_for_view(view)
+        self.s = Snapshot.from_view(view, self.rules)
+        self.s.collects = EventTracker().update(view)
+        self.me = int(view["player"])
+        self.n = int(view["players"])
+        self.contract = str(view["contract"]["text"])
+        self.hand = list(self.s.hand)
+        top = view["discard_pile"]
+        self.top = self.s.top if top else None
+
+    # ------------------------------------------------------------ measures
+    def deficit(self, hand: Sequence[Card]) -> int:
+        s = self.s
+        return analyse(s.t, hand, s.sets, s.runs, s.whole)[0]
+
+    def without(self, card: Card) -> list[Card]:
+        hand = list(self.hand)
+        hand.remove(card)
+        return hand
+
+    def needed(self) -> list[Card]:
+        """The cards of the hand that the best partial contract cannot spare (without one of them
+        the hand lacks one card more)."""
+        d = self.deficit(self.hand)
+        return sorted({c for c in self.hand if self.deficit(self.without(c)) > d})
+
+    def group_of(self, card: Card, needed: Sequence[Card]) -> tuple[list[Card], str] | None:
+        """The cards of the contract ``card`` helps make with it, and what they make."""
+        same_rank = [c for c in needed if c.rank == card.rank]
+        if self.s.sets and len(same_rank) >= 2:
+            return same_rank, ("a set" if len(same_rank) >= 3 else "the start of a set")
+        same_suit = [c for c in needed if c.suit == card.suit and c.rank and related(self.s, card, [c])]
+        if self.s.runs and len(same_suit) >= 2:
+            return sorted(same_suit, key=lambda c: c.rank), "part of a run"
+        return None
+
+    def next_seat(self) -> int:
+        return (self.me + 1) % self.n
+
+    def who(self, p: int) -> str:
+        return "the next player" + f" (player {p})" if p == self.next_seat() else f"player {p}"
+
+    def danger(self, card: Card) -> list[str]:
+        """Why handing ``card`` to the table is dangerous: melds it fits (and who is down to lay
+        it off), players who have been taking such cards."""
+        out: list[str] = []
+        s = self.s
+        owners: list[str] = []
+        for meld in s.melds:
+            one = Snapshot.from_view(self.view, self.rules)
+            one.melds = [meld]
+            if one.fits(card, one._accepts()):
+                owner = meld[0]
+                for m in self.view["melds"]:
+                    if m["id"] == meld[0]:
+                        owner = m["owner"]
+                owners.append(f"player {owner}'s {meld[1]} {_names(meld[2])}")
+        down = [p for p in range(self.n) if p != self.me and self.view["down"][p]]
+        if owners and down:
+            nxt = self.next_seat()
+            if nxt in down:
+                size = self.view["hand_sizes"][nxt]
+                out.append(
+                    f"it fits {owners[0]} on the table, and the next player (player {nxt}) is down with {size} "
+                    f"card{'s' if size != 1 else ''} and can take it from the pile"
+                )
+            else:
+                p = min(down, key=lambda q: (self.view["hand_sizes"][q], (q - self.me) % self.n))
+                size = self.view["hand_sizes"][p]
+                out.append(
+                    f"it fits {owners[0]} on the table, and player {p} is down with {size} "
+                    f"card{'s' if size != 1 else ''}"
+                )
+        for step in range(1, self.n):
+            p = (self.me + step) % self.n
+            taken = s.collects.get(p, [])
+            if taken and related(s, card, taken) and not self.view["down"][p]:
+                them = "them" if len(taken[-3:]) > 1 else "it"
+                out.append(
+                    f"{self.who(p)} has taken {_names(taken[-3:])} from the pile this deal, and the "
+                    f"{_name(card)} goes with {them}"
+                )
+                break
+        return out
+
+    # ------------------------------------------------------------ explanations
+    def explain(self, action: Action, ev: Evaluation, against: Action | None = None) -> list[str]:
+        parts = self._why(action, ev)
+        parts.append(self._numbers(action, ev, against))
+        return [p[0].upper() + p[1:] + ("" if p.endswith(".") else ".") for p in parts if p]
+
+    def _numbers(self, action: Action, ev: Evaluation, against: Action | None = None) -> str:
+        if not ev.searched:
+            return "nothing else here is worth weighing by the bots' measure"
+        mine = ev.find(action)
+        others = [c for c in ev.candidates if c.action != action]
+        if against is not None and against != action:
+            others = [c for c in others if c.action == against]
+            label = "the move played"
+        else:
+            label = "the next best"
+        if mine is None or not others:
+            return ""
+        alt = others[0]
+        gap = alt.value - mine.value
+        if gap < -0.5:
+            return f"{_describe(alt.action)} plays out about {-gap:.1f} points better ({ev.samples} samples)"
+        if gap <= 0:
+            return f"{_describe(alt.action)} plays out about as well ({ev.samples} samples): either is fine"
+        se = paired_se(ev, mine.action, alt.action)
+        spread = f" ± {se:.1f}" if math.isfinite(se) else ""
+        return (
+            f"{label}, {_describe(alt.action)}, is about {gap:.1f}{spread} points worse this deal "
+            f"({alt.samples} samples)"
+        )
+
+    def _why(self, action: Action, ev: Evaluation) -> list[str]:
+        if isinstance(action, Discard):
+            return self._discard(action, ev)
+        if isinstance(action, DrawDiscard | DrawStock | DrawFromPile):
+            return self._draw(action)
+        if isinstance(action, Buy | Pass):
+            return self._buy(action)
+        if isinstance(action, Meld):
+            return [f"lay down {_names(list(action.cards))} as a {action.kind}: your hand makes {self.contract} now"]
+        if isinstance(action, LayOff):
+            pts = self.s.t.pts[action.card.rank]
+            return [f"lay off the {_name(action.card)}: {pts} points fewer in your hand if someone goes out"]
+        if isinstance(action, Call):
+            return [f"call the {_name(self.top) if self.top else 'discard'}: it fits a meld on the table"]
+        if isinstance(action, SwapJoker):
+            owner = next((m["owner"] for m in self.view["melds"] if m["id"] == action.meld), None)
+            whose = f"player {owner}'s run" if owner is not None else "a run"
+            return [f"put the {_name(action.card)} in {whose} and take its wild card: a wild card fits anywhere"]
+        if isinstance(action, EndTurn):
+            return ["end your turn"]
+        return [_describe(action)]
+
+    def _discard(self, action: Discard, ev: Evaluation) -> list[str]:
+        card = action.card
+        d = self.deficit(self.hand)
+        after = self.deficit(self.without(card))
+        parts: list[str] = []
+        if after <= d:
+            parts.append(
+                f"discard the {_name(card)}: your best start on {self.contract} does not use it (you are {_short(d)})"
+            )
+        else:
+            parts.append(f"discard the {_name(card)}, although it leaves you {_short(after)}")
+        needed = self.needed()
+        kept: set[Card] = set()
+        for alt in ev.candidates:
+            if len(parts) >= 3:
+                return parts
+            if alt.action == action or not isinstance(alt.action, Discard):
+                continue
+            c = alt.action.card
+            if c in kept:
+                continue
+            if c in needed:
+                group = self.group_of(c, needed)
+                if group is not None:
+                    kept.update(group[0])
+                    parts.append(f"keep the {_names(group[0])}: they make {group[1]} of this deal's {self.contract}")
+                else:
+                    kept.add(c)
+                    short = _short(self.deficit(self.without(c)))
+                    parts.append(f"keep the {_name(c)}: without it you would be {short}")
+                continue
+            reasons = self.danger(c)
+            if reasons:
+                kept.add(c)
+                parts.append(f"not the {_name(c)}: " + "; ".join(reasons))
+        # what the hand must keep and what is dangerous to throw, although no candidate was (greedy
+        # never ranks such cards among its discards)
+        groups = [g for c in needed if (g := self.group_of(c, needed)) is not None]
+        groups = [g for g in groups if not kept & set(g[0]) and card not in g[0]]
+        if groups:
+            cards, kind = max(groups, key=lambda g: len(g[0]))
+            kept.update(cards)
+            parts.append(f"keep the {_names(cards)}: they make {kind} of this deal's {self.contract}")
+        for c in sorted(set(self.hand) - {card} - kept, key=lambda c: -self.s.t.pts[c.rank]):
+            if self.s.is_wild(c):
+                continue  # a wild card is kept anyway
+            reasons = self.danger(c)
+            if reasons and len(parts) < 4:
+                parts.append(f"keep the {_name(c)}: " + "; ".join(reasons))
+                break
+        return parts
+
+    def _draw(self, action: Action) -> list[str]:
+        top = self.top
+        if top is None:
+            return ["draw from the stock"]
+        d = self.deficit(self.hand)
+        with_top = self.deficit([*self.hand, top])
+        if isinstance(action, DrawDiscard):
+            if with_top < d:
+                return [f"take the {_name(top)}: {_change(d, with_top)}"]
+            return [f"take the {_name(top)}: it fits your hand ({_short(d)} either way, but it is a sure card)"]
+        if isinstance(action, DrawFromPile):
+            return [f"take the top {action.depth + 1} cards of the pile"]
+        if with_top < d:
+            return [f"draw from the stock: the {_name(top)} would help ({d} to {with_top} short) but costs more later"]
+        return [f"draw from the stock: the {_name(top)} leaves you {_short(d)} either way"]
+
+    def _buy(self, action: Action) -> list[str]:
+        top = self.top
+        if top is None:
+            return [_describe(action)]
+        d = self.deficit(self.hand)
+        with_top = self.deficit([*self.hand, top])
+        extra = 1 + self.rules.buy_penalty
+        points = sum(self.s.t.pts[c.rank] for c in self.hand)
+        if isinstance(action, Buy):
+            return [f"buy the {_name(top)}: {_change(d, with_top)}, worth the {extra} cards it adds to your hand"]
+        if d == 0:
+            return [
+                f"pass on the {_name(top)}: your hand already makes {self.contract}; buying would add "
+                f"{extra} cards to a hand of {points} points for nothing"
+            ]
+        if with_top >= d:
+            return [f"pass on the {_name(top)}: it leaves you {_short(d)} either way"]
+        gain = "complete the contract" if with_top <= 0 else f"bring you to {_short(with_top)}"
+        return [
+            f"pass on the {_name(top)}: it would {gain}, but {extra} more cards in a hand of {points} points "
+            "cost more than it gains"
+        ]
+
+
+def paired_se(ev: Evaluation, a: Action, b: Action) -> float:
+    """The standard error of the difference of two candidates' values."""
+    if ev.find(a) is ev.best:
+        return ev.loss(b)[1]
+    if ev.find(b) is ev.best:
+        return ev.loss(a)[1]
+    return math.hypot(ev.loss(a)[1], ev.loss(b)[1])
+
+
+def _describe(action: Action) -> str:
+    if isinstance(action, Discard):
+        return f"discarding the {_name(action.card)}"
+    if isinstance(action, DrawStock):
+        return "drawing from the stock"
+    if isinstance(action, DrawDiscard):
+        return "taking the discard"
+    if isinstance(action, Buy):
+        return "buying"
+    if isinstance(action, Pass):
+        return "passing"
+    if isinstance(action, LayOff):
+        return f"laying off the {_name(action.card)}"
+    if isinstance(action, Meld):
+        return f"laying down {_names(list(action.cards))}"
+    if isinstance(action, SwapJoker):
+        return f"swapping the {_name(action.card)} for a wild card"
+    if isinstance(action, EndTurn):
+        return "ending the turn"
+    return str(action)

@@ -1,0 +1,296 @@
+"""Reviewing a finished game: every decision of one seat rated against the best action found.
+
+:func:`review` replays a record (``Game.from_record`` of its first state, then the record's actions
+one by one), and at each action of the seat it takes the view that seat had then
+(``Game.view(seat)``: nothing more) and its legal actions, and evaluates the decision
+(:func:`~liverpool.analysis.evaluate.evaluate`, the action taken always among the candidates). A
+decision with one legal action is not a decision and is left out (counted as ``forced``).
+
+The **points lost** by a decision are the value of the action taken less the value of the best
+candidate found (the seat's expected points at the end of the deal; see :mod:`.evaluate`). The
+verdict follows :data:`THRESHOLDS` on the points lost.
+
+Each decision has a seed of its own (from the budget's seed and the decision's place in the
+record), so a review is the same whichever process or how many (``jobs``) evaluate it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..actions import Action, action_from_dict
+from ..game import Game, IllegalAction
+from .evaluate import Budget, Evaluation, evaluate, number
+from .hint import reason
+
+__all__ = [
+    "THRESHOLDS",
+    "VERDICTS",
+    "Decision",
+    "Position",
+    "Review",
+    "explain",
+    "positions",
+    "rate",
+    "review",
+    "verdict",
+]
+
+VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
+
+THRESHOLDS: Final[tuple[tuple[str, float], ...]] = (
+    ("best", 0.5),
+    ("good", 2.0),
+    ("inaccuracy", 5.0),
+    ("mistake", 10.0),
+)
+"""Verdict by points lost: below 0.5 ``best`` (the best found, or as good within half a point),
+below 2 ``good``, below 5 ``inaccuracy``, below 10 ``mistake``, 10 or more ``blunder``."""
+
+
+def verdict(loss: float) -> str:
+    """The verdict of a decision that lost ``loss`` expected points (:data:`THRESHOLDS`)."""
+    for name, limit in THRESHOLDS:
+        if loss < limit:
+            return name
+    return "blunder"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A decision of the reviewed seat in a record: the record's action ``index``, the deal (from
+    1) and turn, the seat's view then, its legal actions, and the action it took."""
+
+    index: int
+    deal: int
+    turn: int
+    view: dict[str, Any]
+    legal: list[Action]
+    taken: Action
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One rated decision."""
+
+    index: int
+    deal: int
+    turn: int
+    hand: list[str]
+    taken: Action
+    best: Action
+    loss: float
+    loss_se: float
+    verdict: str
+    evaluation: Evaluation
+
+    def to_dict(self) -> dict[str, Any]:
+        taken = self.evaluation.find(self.taken)
+        best = self.evaluation.best
+        return {
+            "index": self.index,
+            "deal": self.deal,
+            "turn": self.turn,
+            "hand": self.hand,
+            "taken": self.taken.to_dict(),
+            "taken_text": str(self.taken),
+            "best": self.best.to_dict(),
+            "best_text": str(self.best),
+            "loss": round(self.loss, 3),
+            "loss_se": number(self.loss_se),
+            "verdict": self.verdict,
+            "value_taken": None if taken is None else number(taken.value),
+            "value_best": number(best.value),
+            "evaluation": self.evaluation.to_dict(),
+        }
+
+
+@dataclass
+class Review:
+    """Every rated decision of ``seat`` in one game, and the summary."""
+
+    seat: int
+    players: int
+    budget: Budget
+    decisions: list[Decision]
+    forced: int
+    finished: bool
+    scores: list[int] = field(default_factory=list)
+
+    @property
+    def by_verdict(self) -> dict[str, int]:
+        counts = Counter(d.verdict for d in self.decisions)
+        return {v: counts.get(v, 0) for v in VERDICTS}
+
+    @property
+    def loss_per_deal(self) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for d in self.decisions:
+            out[d.deal] = out.get(d.deal, 0.0) + d.loss
+        return out
+
+    @property
+    def total_loss(self) -> float:
+        return sum(d.loss for d in self.decisions)
+
+    @property
+    def mean_loss(self) -> float:
+        return self.total_loss / len(self.decisions) if self.decisions else 0.0
+
+    def costliest(self, k: int = 3) -> list[Decision]:
+        """The ``k`` decisions that lost the most points (those that lost any), costliest first."""
+        ranked = sorted((d for d in self.decisions if d.loss > 0), key=lambda d: (-d.loss, d.index))
+        return ranked[:k]
+
+    def to_dict(self, decisions: bool = True) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "seat": self.seat,
+            "players": self.players,
+            "budget": self.budget.to_dict(),
+            "finished": self.finished,
+            "scores": self.scores,
+            "summary": {
+                "decisions": len(self.decisions),
+                "forced": self.forced,
+                "by_verdict": self.by_verdict,
+                "total_loss": round(self.total_loss, 3),
+                "mean_loss": round(self.mean_loss, 4),
+                "loss_per_deal": {str(k): round(v, 3) for k, v in sorted(self.loss_per_deal.items())},
+                "costliest": [d.index for d in self.costliest()],
+            },
+            "thresholds": dict(THRESHOLDS),
+        }
+        if decisions:
+            out["decisions"] = [d.to_dict() for d in self.decisions]
+        return out
+
+
+def _start(record: dict[str, Any]) -> tuple[Game, list[Action]]:
+    """The record's first state and its actions; a clear ValueError for a bad record."""
+    if not isinstance(record, dict):
+        raise ValueError("a record is a JSON object (Game.record())")
+    try:
+        actions = [action_from_dict(a) for a in record.get("actions", [])]
+        game = Game.from_record({**record, "actions": []})
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a game record: {exc}") from None
+    return game, actions
+
+
+def positions(record: dict[str, Any], seat: int) -> Iterator[Position]:
+    """The decisions ``seat`` took in ``record`` (with two or more legal actions), each with the
+    view that seat had at that moment. Raises ValueError for a bad record or seat."""
+    game, actions = _start(record)
+    if not 0 <= seat < game.players:
+        raise ValueError(f"seat must be 0 to {game.players - 1}, got {seat}")
+    for i, action in enumerate(actions):
+        if action.player == seat:
+            legal = game.legal_actions(seat)
+            if len(legal) > 1:
+                view = game.view(seat)
+                yield Position(i, game.deal, int(view["turn"]), view, legal, action)
+        try:
+            game.apply(action)
+        except IllegalAction as exc:
+            raise ValueError(f"record action {i} ({action}) is illegal: {exc}") from None
+
+
+def rate(pos: Position, budget: Budget | int | None = None) -> Decision:
+    """Rate one decision: the action taken against the best found, with ``budget``'s seed made
+    the decision's own (:meth:`Budget.for_decision`)."""
+    budget = Budget.of(budget)
+    ev = evaluate(pos.view, pos.legal, budget.for_decision(pos.index), include=[pos.taken])
+    loss, se = ev.loss(pos.taken)
+    best = ev.best.action
+    return Decision(
+        index=pos.index,
+        deal=pos.deal,
+        turn=pos.turn,
+        hand=list(pos.view["hand"]),
+        taken=pos.taken,
+        best=best,
+        loss=loss,
+        loss_se=se,
+        verdict=verdict(loss),
+        evaluation=ev,
+    )
+
+
+def _rate_many(batch: Sequence[Position], budget: Budget) -> list[Decision]:
+    return [rate(p, budget) for p in batch]
+
+
+def review(
+    record: dict[str, Any],
+    seat: int,
+    budget: Budget | int | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Rate every decision ``seat`` took in ``record`` (a ``Game.record()``).
+
+    ``budget``: a :class:`Budget` or a sample count per decision. ``jobs``: processes (0: one per
+    core); the result does not depend on it. ``progress(done, total)`` is called as decisions are
+    rated.
+    """
+    b = Budget.of(budget)
+    todo = list(positions(record, seat))
+    total = len(todo)
+    game, actions = _start(record)
+    forced = sum(1 for a in actions if a.player == seat) - total
+    end = Game.from_record(record)
+    if jobs <= 0:
+        jobs = os.cpu_count() or 1
+    rated: list[Decision] = []
+    if progress is not None:
+        progress(0, total)
+    if jobs == 1 or total < 2:
+        for pos in todo:
+            rated.append(rate(pos, b))
+            if progress is not None:
+                progress(len(rated), total)
+    else:
+        # small batches, handed out in order: both cores busy to the end, few round trips
+        size = max(1, min(8, total // (jobs * 4)))
+        batches = [todo[i : i + size] for i in range(0, total, size)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_rate_many, batch, b) for batch in batches]
+            done = 0
+            for future in futures:
+                result = future.result()
+                rated.extend(result)
+                done += len(result)
+                if progress is not None:
+                    progress(done, total)
+    rated.sort(key=lambda d: d.index)
+    return Review(
+        seat=seat,
+        players=game.players,
+        budget=b,
+        decisions=rated,
+        forced=forced,
+        finished=end.is_over,
+        scores=list(end.scores),
+    )
+
+
+def explain(record: dict[str, Any], decisions: Sequence[Decision]) -> dict[int, str]:
+    """Why the best action found was better, in plain words, for each of ``decisions`` (of one
+    review of ``record``), by the record's action index (from the view the seat had then)."""
+    if not decisions:
+        return {}
+    seat = decisions[0].taken.player
+    wanted = {d.index: d for d in decisions}
+    out: dict[int, str] = {}
+    for pos in positions(record, seat):
+        d = wanted.get(pos.index)
+        if d is not None:
+            out[d.index] = reason(pos.view, d.best, d.evaluation, against=d.taken)
+            if len(out) == len(wanted):
+                break
+    return out

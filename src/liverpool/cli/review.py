@@ -1,0 +1,150 @@
+"""``liverpool review RECORD.json --seat N``: every decision of one seat in a finished game, rated.
+
+The record is a ``Game.record()`` saved as JSON (or an object holding one under ``"record"``).
+The report lists the decisions by verdict, the points lost per deal, the mistakes and blunders,
+and the three costliest moments with the better move and why; ``--json`` prints the whole review
+for tools (see docs/analysis.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..analysis import DEFAULT_SAMPLES, THRESHOLDS, VERDICTS, Budget, Decision, Review, explain, review
+
+__all__ = ["load_record", "print_review", "register", "review_command"]
+
+_ROWS = 20
+"""Mistakes and blunders listed at most (the costliest, in the order played)."""
+
+_STYLE = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+
+
+def load_record(path: str) -> dict[str, Any]:
+    """The game record in the JSON file ``path``; ValueError with a clear text otherwise."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not JSON: {exc}") from None
+    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+        data = data["record"]
+    if not isinstance(data, dict) or "actions" not in data:
+        raise ValueError(f"{path} holds no game record (Game.record(): players, rules, seed, actions)")
+    return data
+
+
+def _loss(d: Decision) -> str:
+    se = d.loss_se
+    return f"{d.loss:.1f}" + (f" ± {se:.1f}" if d.loss > 0 and math.isfinite(se) else "")
+
+
+def print_review(r: Review, reasons: dict[int, str], console: Console) -> None:
+    """The readable report."""
+    status = "finished" if r.finished else "not finished"
+    console.print(
+        f"[bold]Review of seat {r.seat}[/bold] · {r.players} players · game {status} · "
+        f"final scores {', '.join(map(str, r.scores))} · {r.budget.samples} samples per decision, seed {r.budget.seed}"
+    )
+    console.print(
+        "Points are the seat's expected points at the end of the deal (lower is better); points lost: "
+        "the action taken against the best found."
+    )
+    counts = r.by_verdict
+    verdicts = Table(box=box.SIMPLE_HEAD, title="Decisions by verdict", show_edge=False)
+    verdicts.add_column("Verdict")
+    verdicts.add_column("Points lost", justify="right")
+    verdicts.add_column("Decisions", justify="right")
+    bounds = [0.0] + [limit for _, limit in THRESHOLDS]
+    for i, name in enumerate(VERDICTS):
+        span = f"{bounds[i]:g} - {bounds[i + 1]:g}" if i + 1 < len(bounds) else f"{bounds[i]:g} +"
+        verdicts.add_row(f"[{_STYLE[name]}]{name}[/]", span, str(counts[name]))
+    verdicts.add_row("forced (one legal action)", "", str(r.forced))
+    console.print(verdicts)
+    deals = Table(box=box.SIMPLE_HEAD, title="Points lost per deal", show_edge=False)
+    deals.add_column("Deal", justify="right")
+    deals.add_column("Decisions", justify="right")
+    deals.add_column("Points lost", justify="right")
+    per_deal = r.loss_per_deal
+    for deal in sorted(per_deal):
+        n = sum(1 for d in r.decisions if d.deal == deal)
+        deals.add_row(str(deal), str(n), f"{per_deal[deal]:.1f}")
+    deals.add_row("all", str(len(r.decisions)), f"{r.total_loss:.1f} ({r.mean_loss:.2f} per decision)")
+    console.print(deals)
+    bad = [d for d in r.decisions if d.verdict in ("mistake", "blunder")]
+    if bad:
+        shown = sorted(sorted(bad, key=lambda d: -d.loss)[:_ROWS], key=lambda d: d.index)
+        more = f" (the {_ROWS} costliest of {len(bad)})" if len(bad) > _ROWS else ""
+        table = Table(box=box.SIMPLE_HEAD, title=f"Mistakes and blunders{more}", show_edge=False)
+        for heading in ("Deal", "Turn", "Played", "Better", "Points lost", "Verdict"):
+            table.add_column(heading, justify="right" if heading in ("Deal", "Turn", "Points lost") else "left")
+        for d in shown:
+            table.add_row(
+                str(d.deal), str(d.turn), str(d.taken), str(d.best), _loss(d), f"[{_STYLE[d.verdict]}]{d.verdict}[/]"
+            )
+        console.print(table)
+    costly = r.costliest()
+    if costly:
+        console.print("[bold]The three costliest moments[/bold]")
+        for k, d in enumerate(costly, 1):
+            console.print(
+                f"{k}. Deal {d.deal}, turn {d.turn} · hand {' '.join(d.hand)}\n"
+                f"   played [bold]{d.taken}[/bold], better [bold]{d.best}[/bold]: "
+                f"{_loss(d)} points lost ([{_STYLE[d.verdict]}]{d.verdict}[/])",
+                highlight=False,
+            )
+            if d.index in reasons:
+                console.print(f"   {reasons[d.index]}", highlight=False)
+    else:
+        console.print("No decision lost points.")
+
+
+def review_command(args: argparse.Namespace) -> int:
+    record = load_record(args.record)
+    budget = Budget(samples=args.samples, seed=args.seed)
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    out = Console()
+    bar = Console(stderr=True) if args.json else out
+    if bar.is_terminal:
+        with Progress(
+            TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=bar, transient=True
+        ) as progress:
+            task = progress.add_task("review", total=None)
+
+            def tick(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+            result = review(record, args.seat, budget, jobs=jobs, progress=tick)
+    else:
+        result = review(record, args.seat, budget, jobs=jobs)
+    reasons = explain(record, result.costliest())
+    if args.json:
+        data = result.to_dict()
+        data["summary"]["costliest_reasons"] = {str(k): v for k, v in reasons.items()}
+        print(json.dumps(data, indent=2))
+    else:
+        print_review(result, reasons, out)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``review`` subcommand."""
+    p = sub.add_parser("review", help="rate every decision of one seat in a recorded game")
+    p.add_argument("record", help="a game record (JSON of Game.record())")
+    p.add_argument("--seat", type=int, required=True, help="the seat to review (0-based)")
+    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="samples per decision")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sampler (the review is reproducible)")
+    p.add_argument("--jobs", type=int, default=0, help="processes (default: one per core)")
+    p.add_argument("--json", action="store_true", help="print the review as JSON")
+    p.set_defaults(func=review_command)

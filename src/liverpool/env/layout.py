@@ -14,7 +14,7 @@ the order S H D C, ranks ace to king), so ``AS`` is 1, ``KS`` 13, ``AH`` 14 and 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import ClassVar, Final
 
 from ..cards import CARD_NAMES, RANKS, SUITS, Card
 from ..rules import RuleSet
@@ -57,6 +57,7 @@ class ActionLayout:
     max_variants: int = 8
     """Commit slots: listed melds with the same cards in different orders (wild card places)."""
     ranges: dict[str, tuple[int, int]] = field(init=False, repr=False)
+    size: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         ranges: dict[str, tuple[int, int]] = {}
@@ -82,10 +83,7 @@ class ActionLayout:
             ranges[name] = (start, start + size)
             start += size
         object.__setattr__(self, "ranges", ranges)
-
-    @property
-    def size(self) -> int:
-        return max(end for _, end in self.ranges.values())
+        object.__setattr__(self, "size", start)
 
     def start(self, name: str) -> int:
         return self.ranges[name][0]
@@ -122,8 +120,9 @@ class ObsLayout:
     meld_slots: int
     deals: int
     ranges: dict[str, tuple[int, int]] = field(init=False, repr=False)
+    size: int = field(init=False, repr=False)
 
-    MELD_WIDTH: Final = 5 + NTYPES  # present, is_run, start, length, owner (relative), card counts
+    MELD_WIDTH: ClassVar[int] = 5 + NTYPES  # present, is_run, start, length, owner (relative), card counts
 
     def __post_init__(self) -> None:
         p = self.players
@@ -155,10 +154,7 @@ class ObsLayout:
             ranges[name] = (start, start + size)
             start += size
         object.__setattr__(self, "ranges", ranges)
-
-    @property
-    def size(self) -> int:
-        return max(end for _, end in self.ranges.values())
+        object.__setattr__(self, "size", start)
 
     def start(self, name: str) -> int:
         return self.ranges[name][0]

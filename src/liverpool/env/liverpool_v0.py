@@ -133,7 +133,29 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         }
         self._i_best = r["lay_down_best"][0]
         self._i_clear = r["meld_clear"][0]
-        self._o = olay.ranges
+        self._o = o = olay.ranges
+        self._o_hand, self._o_top, self._o_pile = o["hand"][0], o["pile_top"][0], o["pile"][0]
+        self._o_taken, self._o_must, self._o_taken_now = o["taken"][0], o["must_meld"][0], o["taken_now"][0]
+        self._o_staged, self._o_picked, self._o_melds = o["staged"][0], o["picked"][0], o["melds"][0]
+        self._o_melds_len = o["melds"][1] - o["melds"][0]
+        self._o_current, self._o_discarder = o["current"][0], o["discarder"][0]
+        self._o_passed, self._o_requests = o["passed"][0], o["buy_requests"][0]
+        self._o_phase, self._o_flags, self._o_deal, self._o_contract = (
+            o["phase"][0],
+            o["flags"][0],
+            o["deal"][0],
+            o["contract"][0],
+        )
+        self._rel = [[(q - me) % players for q in range(players)] for me in range(players)]
+        """_rel[me][q]: seat q as seen from me (0 = me)."""
+        self._order = [[(me + k) % players for k in range(players)] for me in range(players)]
+        """_order[me][k]: the seat k places clockwise from me."""
+        self._scalar_idx = np.array(
+            [o[name][0] + k for name in ("hand_sizes", "down", "buys_used", "scores") for k in range(players)]
+            + [o["flags"][0] + k for k in range(8)]
+            + [o["contract"][0] + k for k in range(4)],
+            np.intp,
+        )
         self.game: Game | None = None
 
     # ------------------------------------------------------------------ spaces
@@ -159,7 +181,11 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         self._picked: list[int] = []
         self._taken_deal = -1
         self._taken_seen = 0
-        self._taken: list[list[int]] = [[] for _ in range(self.n)]
+        self._taken = np.zeros((self.n, NTYPES), np.float32)
+        self._taken_rel: dict[int, np.ndarray] = {}
+        self._pile_names: list[str] = []
+        self._pile_counts = np.zeros(NTYPES, np.intp)
+        self._melds_cache: dict[int, tuple[list[dict[str, Any]], np.ndarray]] = {}
         self._obs_cache: dict[int, tuple[int, int, np.ndarray]] = {}
         self._stamp = 0  # bumped by every env step (builder steps change no game version)
         self._seat = -1
@@ -392,78 +418,87 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         return {"observation": obs.copy(), "action_mask": mask.copy()}
 
     def encode(self, view: dict[str, Any], picked: Sequence[int] = ()) -> np.ndarray:
-        """The observation vector of one seat's view (layout in ``docs/rl.md``)."""
+        """The observation vector of one seat's view (layout in ``docs/rl.md``). Parts that change
+        rarely (the pile's counts, the cards taken, the melds) are kept between calls and
+        recomputed when the view's part differs, compared in C."""
         o = self._o
         n = self.n
         me = view["player"]
         types = NAME_TYPE
-        idx: list[int] = []  # positions to count +1
+        out = np.zeros(self.obs_layout.size, np.float32)
+        idx: list[int] = [self._o_hand + types[c] for c in view["hand"]]  # positions to count +1
         add = idx.append
-        base = o["hand"][0]
-        idx.extend([base + types[c] for c in view["hand"]])
         pile = view["discard_pile"]
         if pile:
-            add(o["pile_top"][0] + types[pile[-1]])
-            base = o["pile"][0]
-            idx.extend([base + types[c] for c in pile])
+            add(self._o_top + types[pile[-1]])
+            if pile != self._pile_names:
+                self._pile_names = pile
+                self._pile_counts = np.bincount([types[c] for c in pile], minlength=NTYPES)
+            a = self._o_pile
+            out[a : a + NTYPES] = self._pile_counts
         # the cards each seat took from the pile this deal, from the public events
         events = view["events"]
         deal = view["deal"]
         if deal != self._taken_deal or len(events) < self._taken_seen:
             self._taken_deal = deal
             self._taken_seen = 0
-            self._taken = [[] for _ in range(n)]
+            self._taken = np.zeros((n, NTYPES), np.float32)
+            self._taken_rel = {}
         if len(events) > self._taken_seen:
             liverpool_call = view["rules"].get("playable_discard") == "liverpool"
             taken = self._taken
             for e in events[self._taken_seen :]:
                 kind = e["type"]
                 if kind in ("draw_discard", "buy", "call_penalty") or (kind == "call" and liverpool_call):
-                    taken[e["player"]].append(types[e["card"]])
+                    taken[e["player"], types[e["card"]]] += 1
                 elif kind == "draw_pile":
-                    taken[e["player"]].extend(types[c] for c in e["cards"])
+                    for c in e["cards"]:
+                        taken[e["player"], types[c]] += 1
+                else:
+                    continue
+                self._taken_rel = {}
             self._taken_seen = len(events)
-        base = o["taken"][0]
-        for q in range(n):
-            row = base + ((q - me) % n) * NTYPES
-            idx.extend([row + t for t in self._taken[q]])
-        for name in ("must_meld", "taken_from_discard"):
-            card = view[name]
-            if card is not None:
-                add(o["must_meld" if name == "must_meld" else "taken_now"][0] + types[card])
-        base = o["staged"][0]
-        for s in view["staged"]:
-            idx.extend([base + types[c] for c in s["cards"]])
-        base = o["picked"][0]
-        idx.extend([base + t for t in picked])
-        melds = view["melds"]
-        width = ObsLayout.MELD_WIDTH
-        mbase = o["melds"][0]
-        for m in melds:
-            row = mbase + m["id"] * width + 5
-            idx.extend([row + types[c] for c in m["cards"]])
-        out = np.bincount(idx, minlength=self.obs_layout.size).astype(np.float32)
-        # scalars, seat-relative
-        rel = [(q - me) % n for q in range(n)]
-        for name, values in (
-            ("hand_sizes", view["hand_sizes"]),
-            ("down", view["down"]),
-            ("buys_used", view["buys_used"]),
-            ("scores", view["scores"]),
-        ):
-            base = o[name][0]
-            for q in range(n):
-                out[base + rel[q]] = values[q]
-        out[o["current"][0] + rel[view["current"]]] = 1
+        rel_taken = self._taken_rel.get(me)
+        if rel_taken is None:
+            rel_taken = self._taken_rel[me] = self._taken[self._order[me]].ravel()
+        a = self._o_taken
+        out[a : a + n * NTYPES] = rel_taken
+        card = view["must_meld"]
+        if card is not None:
+            add(self._o_must + types[card])
+        card = view["taken_from_discard"]
+        if card is not None:
+            add(self._o_taken_now + types[card])
+        staged = view["staged"]
+        if staged:
+            base = self._o_staged
+            for s in staged:
+                idx.extend([base + types[c] for c in s["cards"]])
+        if picked:
+            base = self._o_picked
+            idx.extend([base + t for t in picked])
+        # one-hot flags: positions set to 1, also counted
+        rel = self._rel[me]
+        add(self._o_current + rel[view["current"]])
         if view["discarder"] is not None:
-            out[o["discarder"][0] + rel[view["discarder"]]] = 1
-        for q in view["passed"]:
-            out[o["passed"][0] + rel[q]] = 1
-        for q in view["buy_requests"]:
-            out[o["buy_requests"][0] + rel[q]] = 1
-        out[o["phase"][0] + _PHASES[view["phase"]]] = 1
-        f = o["flags"][0]
-        out[f : f + 8] = (
+            add(self._o_discarder + rel[view["discarder"]])
+        base = self._o_passed
+        idx.extend([base + rel[q] for q in view["passed"]])
+        base = self._o_requests
+        idx.extend([base + rel[q] for q in view["buy_requests"]])
+        add(self._o_phase + _PHASES[view["phase"]])
+        add(self._o_deal + deal - 1)
+        for i in idx:
+            out[i] += 1
+        # scalars: values at the positions of _scalar_idx[me]
+        order = self._order[me]
+        hand_sizes, down, buys, scores = view["hand_sizes"], view["down"], view["buys_used"], view["scores"]
+        c = view["contract"]
+        values = [hand_sizes[q] for q in order]
+        values += [down[q] for q in order]
+        values += [buys[q] for q in order]
+        values += [scores[q] for q in order]
+        values += (
             view["buy_window"],
             view["call_window"],
             view["fresh_discard"],
@@ -472,14 +507,26 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
             view["stock_size"],
             view["rebuilds"],
             view["deck_size"],
+            c["sets"],
+            c["runs"],
+            c["cards"],
+            c["whole_hand"],
         )
-        out[o["deal"][0] + deal - 1] = 1
-        c = view["contract"]
-        b = o["contract"][0]
-        out[b : b + 4] = (c["sets"], c["runs"], c["cards"], c["whole_hand"])
-        for m in melds:
-            row = mbase + m["id"] * width
-            out[row : row + 5] = (1, m["kind"] == "run", m["start"], len(m["cards"]), rel[m["owner"]] + 1)
+        out[self._scalar_idx] = values
+        melds = view["melds"]
+        if melds:
+            cached = self._melds_cache.get(me)
+            if cached is None or cached[0] != melds:
+                block = np.zeros(self._o_melds_len, np.float32)
+                width = ObsLayout.MELD_WIDTH
+                for m in melds:
+                    row = m["id"] * width
+                    block[row : row + 5] = (1, m["kind"] == "run", m["start"], len(m["cards"]), rel[m["owner"]] + 1)
+                    for t in [types[c] for c in m["cards"]]:
+                        block[row + 5 + t] += 1
+                cached = self._melds_cache[me] = (melds, block)
+            a = self._o_melds
+            out[a : a + self._o_melds_len] = cached[1]
         return out
 
     # ------------------------------------------------------------------ text

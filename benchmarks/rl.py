@@ -2,7 +2,8 @@
 
 Both are played the same way: whole games of uniformly random masked play through the PettingZoo
 AEC API (``env.last()`` builds each observation, one step per ``agent_iter`` turn). The two are
-timed in alternating rounds of ``--seconds`` each, so machine load hits both alike; the figures
+timed in alternating rounds of ``--seconds`` each (CPU time of this process, so that the load of
+other processes on a shared machine counts less; both alike); the figures
 are the total steps over the total time of each. ``gin_rummy_v4`` needs ``pettingzoo[classic]``
 (rlcard): ``pip install -e '.[rl,bench]'``.
 
@@ -31,8 +32,8 @@ def play(make: Callable[[], Any], seconds: float, seed: int) -> tuple[int, float
     rng = np.random.default_rng(seed)
     steps = 0
     game = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         env.reset(seed=seed * 1000 + game)
         game += 1
         for _agent in env.agent_iter():
@@ -43,7 +44,7 @@ def play(make: Callable[[], Any], seconds: float, seed: int) -> tuple[int, float
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, time.process_time() - start
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -184,13 +184,19 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         self._taken = np.zeros((self.n, NTYPES), np.float32)
         self._taken_rel: dict[int, np.ndarray] = {}
         self._pile_names: list[str] = []
-        self._pile_counts = np.zeros(NTYPES, np.intp)
-        self._melds_cache: dict[int, tuple[list[dict[str, Any]], np.ndarray]] = {}
+        self._pile_counts = np.zeros(NTYPES, np.float32)
+        self._melds_block = np.zeros(self._o_melds_len, np.float32)
+        """The melds part of observations, less the owner column (the same for every seat)."""
+        self._meld_rows: dict[int, list[str]] = {}
+        self._melds_deal = 0
         self._obs_cache: dict[int, tuple[int, int, np.ndarray]] = {}
         self._stamp = 0  # bumped by every env step (builder steps change no game version)
         self._seat = -1
         self._legal: list[Action] = []
         self._choice: dict[int, Any] = {}
+        self.macro_fallbacks = 0
+        """Times ``lay_down_best`` found the solver's first meld unlisted and laid the first listed
+        meld instead (tests check it stays 0)."""
         self._mask = np.zeros(self.action_layout.size, np.int8)
         self._no_mask = np.zeros(self.action_layout.size, np.int8)
         self._next()
@@ -263,23 +269,32 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         """The builder (pick card types, then commit one of the listed melds made of exactly the
         picked cards) and the ``lay_down_best`` macro."""
         picked = self._picked
+        pick = self._i_pick
+        if not picked:
+            for t in {CARD_TYPE[c] for m in melds for c in m.cards}:
+                choice[pick + t] = ("pick", t)
+            # The engine lists the melds of the solver's best completion whenever it lists melds
+            # that are sure to complete (no R16 penalty): the macro is then open, worked out when
+            # taken. With the penalty, a listed meld may not complete: the solver is asked now.
+            if not self.rules.failed_meld_penalty:
+                choice[self._i_best] = (_BEST, None)
+            else:
+                best = self._best_completion(seat, melds)
+                if best is not None:
+                    choice[self._i_best] = (_BEST, best)
+            return
         counts = np.zeros((len(melds), NTYPES), np.int16)
         for row, m in enumerate(melds):
             for c in m.cards:
                 counts[row, CARD_TYPE[c]] += 1
-        want = np.bincount(np.asarray(picked, np.intp), minlength=NTYPES) if picked else np.zeros(NTYPES, np.intp)
+        want = np.bincount(np.asarray(picked, np.intp), minlength=NTYPES)
         fits = (counts >= want).all(axis=1)
         rest = counts[fits] - want
         for t in np.flatnonzero((rest > 0).any(axis=0)):
-            choice[self._i_pick + int(t)] = ("pick", int(t))
-        if picked:
-            exact = [melds[int(i)] for i in np.flatnonzero(fits & (counts.sum(axis=1) == len(picked)))]
-            for k, m in enumerate(exact[: self.action_layout.max_variants]):
-                choice[self._i_commit + k] = ("commit", m)
-            return
-        best = self._best_completion(seat, melds)
-        if best is not None:
-            choice[self._i_best] = (_BEST, best)
+            choice[pick + int(t)] = ("pick", int(t))
+        exact = [melds[int(i)] for i in np.flatnonzero(fits & (counts.sum(axis=1) == len(picked)))]
+        for k, m in enumerate(exact[: self.action_layout.max_variants]):
+            choice[self._i_commit + k] = ("commit", m)
 
     def _best_completion(self, seat: int, melds: list[Meld]) -> list[Meld] | None:
         """The solver's best way to lay the rest of the contract, if its first meld is listed."""
@@ -350,7 +365,14 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         elif what[0] == "commit":
             self._apply([what[1]])
         else:  # the macro: the solver's best completion, meld by meld
-            self._apply(what[1])
+            plan = what[1]
+            if plan is None:
+                melds = [a for a in self._legal if isinstance(a, Meld)]
+                plan = self._best_completion(self._seat, melds)
+                if plan is None:  # not known to happen: the engine lists the best completion's melds
+                    self.macro_fallbacks += 1
+                    plan = melds[:1]
+            self._apply(plan)
         if self.render_mode == "human":
             self.render()
 
@@ -431,9 +453,17 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         pile = view["discard_pile"]
         if pile:
             add(self._o_top + types[pile[-1]])
-            if pile != self._pile_names:
+            known = self._pile_names
+            if pile != known:
+                counts = self._pile_counts
+                size = len(known)
+                if len(pile) == size + 1 and pile[:size] == known:  # a discard
+                    counts[types[pile[-1]]] += 1
+                elif len(pile) == size - 1 and known[: size - 1] == pile:  # a draw from the pile
+                    counts[types[known[-1]]] -= 1
+                else:
+                    counts[:] = np.bincount([types[c] for c in pile], minlength=NTYPES)
                 self._pile_names = pile
-                self._pile_counts = np.bincount([types[c] for c in pile], minlength=NTYPES)
             a = self._o_pile
             out[a : a + NTYPES] = self._pile_counts
         # the cards each seat took from the pile this deal, from the public events
@@ -515,18 +545,27 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         out[self._scalar_idx] = values
         melds = view["melds"]
         if melds:
-            cached = self._melds_cache.get(me)
-            if cached is None or cached[0] != melds:
-                block = np.zeros(self._o_melds_len, np.float32)
-                width = ObsLayout.MELD_WIDTH
-                for m in melds:
-                    row = m["id"] * width
-                    block[row : row + 5] = (1, m["kind"] == "run", m["start"], len(m["cards"]), rel[m["owner"]] + 1)
-                    for t in [types[c] for c in m["cards"]]:
+            block = self._melds_block
+            rows = self._meld_rows
+            if len(melds) < len(rows) or deal != self._melds_deal:
+                block[:] = 0
+                rows.clear()
+                self._melds_deal = deal
+            width = ObsLayout.MELD_WIDTH
+            for m in melds:
+                mid = m["id"]
+                cards = m["cards"]
+                if rows.get(mid) != cards:
+                    rows[mid] = cards
+                    row = mid * width
+                    block[row : row + width] = 0
+                    block[row : row + 4] = (1, m["kind"] == "run", m["start"], len(cards))
+                    for t in [types[c] for c in cards]:
                         block[row + 5 + t] += 1
-                cached = self._melds_cache[me] = (melds, block)
             a = self._o_melds
-            out[a : a + self._o_melds_len] = cached[1]
+            out[a : a + self._o_melds_len] = block
+            # the owner column, seat-relative
+            out[[self._o_melds + m["id"] * width + 4 for m in melds]] = [rel[m["owner"]] + 1 for m in melds]
         return out
 
     # ------------------------------------------------------------------ text

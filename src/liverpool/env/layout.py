@@ -174,8 +174,7 @@ class ObsLayout:
             "passed": "1 if the seat passed on this discard",
             "buy_requests": "1 if the seat asked to buy this discard",
             "phase": "one-hot: draw, play, liverpool_discard, over",
-            "flags": "buy_window, call_window, fresh_discard, retracted, open swaps, stock size, "
-            "rebuilds, deck size",
+            "flags": "buy_window, call_window, fresh_discard, retracted, open swaps, stock size, rebuilds, deck size",
             "deal": "one-hot: the deal number (1 first)",
             "contract": "sets, runs, cards dealt, whole hand (R15)",
             "must_meld": "one-hot: the card that must be melded this turn (R22 pile draw)",

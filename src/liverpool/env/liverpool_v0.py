@@ -19,7 +19,7 @@ maps back to the engine action listed for it. The observation of a seat is built
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -48,7 +48,7 @@ from ..game import Game
 from ..melds import set_rank
 from ..rules import RuleSet
 from ..solver import solve
-from .layout import CARD_TYPE, NAME_TYPE, NTYPES, TYPE_CARD, TYPE_NAME, ActionLayout, ObsLayout, layouts_for
+from .layout import CARD_TYPE, NAME_TYPE, NTYPES, TYPE_CARD, TYPE_NAME, ObsLayout, layouts_for
 
 __all__ = ["LiverpoolAEC", "env", "raw_env"]
 
@@ -59,7 +59,7 @@ _CLEAR = "clear"
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
     """The environment wrapped as PettingZoo's classic games are (order enforcing)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))  # type: ignore[arg-type]
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 def _rules_of(rules: str | RuleSet) -> RuleSet:
@@ -70,13 +70,17 @@ def _rules_of(rules: str | RuleSet) -> RuleSet:
     raise TypeError(f"rules must be a preset name or a RuleSet, got {rules!r}")
 
 
-class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
+class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """The AEC environment. Arguments: ``players`` (2-8, as the rules allow), ``rules`` (a preset
     name or a :class:`RuleSet`), ``render_mode`` (None, "human" or "ansi"), ``reward`` ("score":
     minus each deal's points at its end; "placement": only at the game's end, see ``docs/rl.md``).
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "liverpool_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "liverpool_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -290,8 +294,8 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         want = np.bincount(np.asarray(picked, np.intp), minlength=NTYPES)
         fits = (counts >= want).all(axis=1)
         rest = counts[fits] - want
-        for t in np.flatnonzero((rest > 0).any(axis=0)):
-            choice[pick + int(t)] = ("pick", int(t))
+        for u in np.flatnonzero((rest > 0).any(axis=0)).tolist():
+            choice[pick + u] = ("pick", u)
         exact = [melds[int(i)] for i in np.flatnonzero(fits & (counts.sum(axis=1) == len(picked)))]
         for k, m in enumerate(exact[: self.action_layout.max_variants]):
             choice[self._i_commit + k] = ("commit", m)
@@ -443,7 +447,6 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):
         """The observation vector of one seat's view (layout in ``docs/rl.md``). Parts that change
         rarely (the pile's counts, the cards taken, the melds) are kept between calls and
         recomputed when the view's part differs, compared in C."""
-        o = self._o
         n = self.n
         me = view["player"]
         types = NAME_TYPE

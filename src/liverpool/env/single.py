@@ -30,7 +30,7 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     ``illegal_penalty`` and ``info["illegal_action"] = True``) or "raise" (ValueError).
     ``action_masks()`` gives the current mask (as sb3-contrib's MaskablePPO asks)."""
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 (gymnasium declares it so)
 
     def __init__(
         self,
@@ -67,7 +67,9 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**62))
         others = [q for q in range(self.aec.n) if q != self.seat]
-        self._bots = {q: get_bot(name, seed=game_seed + 1 + q) for q, name in zip(others, self.opponent_names, strict=True)}
+        self._bots = {
+            q: get_bot(name, seed=game_seed + 1 + q) for q, name in zip(others, self.opponent_names, strict=True)
+        }
         self.aec.reset(seed=game_seed)
         reward = self._play_others()
         obs = self.aec.observe(self.agent)
@@ -86,7 +88,9 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
             total += aec.rewards[self.agent]
         return total
 
-    def step(self, action: int | np.integer[Any]) -> tuple[dict[str, np.ndarray], SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[dict[str, np.ndarray], SupportsFloat, bool, bool, dict[str, Any]]:
         aec = self.aec
         game = aec.game
         if game is None:
@@ -109,7 +113,7 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     def action_masks(self) -> np.ndarray:
         return self.aec._mask.astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         return self.aec.render()
 
     def close(self) -> None:

@@ -1,0 +1,269 @@
+"""The reinforcement-learning environments (issue 15): PettingZoo and Gymnasium conformance, the
+action mapping, the observation's secrecy, rewards and whole games of random masked play."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+gymnasium = pytest.importorskip("gymnasium")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from liverpool import Meld, RuleSet  # noqa: E402
+from liverpool.env import liverpool_v0  # noqa: E402
+from liverpool.env.layout import CARD_TYPE, layouts_for  # noqa: E402
+from liverpool.env.liverpool_v0 import LiverpoolAEC  # noqa: E402
+
+
+def random_game(env: LiverpoolAEC, seed: int, check: Any = None, max_steps: int = 100_000) -> dict[str, float]:
+    """Random masked play of a whole game; ``check(env)`` is called before each step. Returns the
+    rewards summed per agent."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for steps, agent in enumerate(env.agent_iter(max_steps)):
+        obs, reward, term, trunc, _ = env.last()
+        total[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        if check is not None:
+            check(env)
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal), f"no legal action for {agent} at step {steps}"
+        env.step(int(legal[rng.integers(len(legal))]))
+    assert env.game is not None and env.game.is_over
+    return total
+
+
+@pytest.mark.parametrize("rules", ["liverpool", "contract"])
+def test_pettingzoo_api(rules: str) -> None:
+    api_test(liverpool_v0.env(players=4, rules=rules), num_cycles=300)
+
+
+def test_pettingzoo_seed() -> None:
+    seed_test(lambda: liverpool_v0.env(players=3), num_cycles=300)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seeds", "players"), [("liverpool", range(6), [2, 3, 4, 5]), ("contract", range(6), [3, 4, 5])]
+)
+def test_random_masked_play_finishes_games(rules: str, seeds: range, players: list[int]) -> None:
+    for seed in seeds:
+        n = players[seed % len(players)]
+        env = LiverpoolAEC(players=n, rules=rules)
+        total = random_game(env, seed)
+        assert env.game is not None
+        # score rewards: minus each deal's points, so the sum is minus the final total
+        assert [total[a] for a in env.possible_agents] == [-s for s in env.game.scores]
+        assert env.macro_fallbacks == 0
+
+
+def check_mapping(env: LiverpoolAEC) -> None:
+    """Every legal engine action of the seat to act has one index, mapping back to it, and the mask
+    is exactly those indices plus the meld builder's and the macro's."""
+    game = env.game
+    assert game is not None
+    choice = env.legal_engine_actions()
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert set(np.flatnonzero(mask)) == set(choice)
+    seat = int(env.agent_selection.split("_")[1])
+    legal = game.legal_actions(seat)
+    melds = [a for a in legal if isinstance(a, Meld)]
+    if env._picked:
+        return
+    others = [a for a in legal if not isinstance(a, Meld)]
+    if game.phase == "draw":
+        # the seat next_to_act asks; its legal actions are in the listing
+        assert all(a.player == seat for a in others)
+    indices = [env.action_index(a) for a in others]
+    assert len(set(indices)) == len(indices), "two engine actions share an index"
+    for a, i in zip(others, indices, strict=True):
+        assert choice[i] == a
+    expected = set(indices)
+    if melds:
+        expected |= {env.action_layout.start("meld_pick") + CARD_TYPE[c] for m in melds for c in m.cards}
+        expected.add(env.action_layout.start("lay_down_best"))
+        # no more listed melds of the same cards than commit slots
+        same = Counter(tuple(sorted(m.cards)) for m in melds)
+        assert max(same.values()) <= env.action_layout.max_variants
+    assert set(choice) == expected
+
+
+@pytest.mark.parametrize("rules", ["liverpool", "contract"])
+def test_action_mapping_round_trips(rules: str) -> None:
+    for seed in range(2):
+        random_game(LiverpoolAEC(players=4, rules=rules), 100 + seed, check=check_mapping)
+
+
+def test_every_listed_meld_is_reachable_with_the_builder() -> None:
+    env = LiverpoolAEC(players=3)
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    lay = env.action_layout
+    checked = 0
+    while env.game is not None and not env.game.is_over and checked < 40:
+        melds = [a for a in env._legal if isinstance(a, Meld)]
+        if melds and not env._picked:
+            for m in melds:
+                for c in m.cards:
+                    i = lay.start("meld_pick") + CARD_TYPE[c]
+                    assert env._mask[i], f"cannot pick {c} of {m}"
+                    env.step(i)
+                commits = {
+                    k: v for k, v in env.legal_engine_actions().items() if isinstance(v, tuple) and v[0] == "commit"
+                }
+                assert ("commit", m) in commits.values()
+                env.step(lay.start("meld_clear"))
+                checked += 1
+        legal = [i for i in np.flatnonzero(env._mask) if not lay.start("meld_pick") <= i < lay.start("meld_commit")]
+        env.step(int(legal[rng.integers(len(legal))]))
+    assert checked > 0
+
+
+def test_lay_down_macro_lays_the_contract() -> None:
+    env = LiverpoolAEC(players=3)
+    env.reset(seed=11)
+    rng = np.random.default_rng(0)
+    best = env.action_layout.start("lay_down_best")
+    downs = 0
+    while env.game is not None and not env.game.is_over and downs < 3:
+        if env._mask[best]:
+            seat = env._seat
+            assert env.game is not None
+            deal = env.game.deal
+            env.step(best)
+            if env.game.deal == deal:  # the deal did not end on it (a whole-hand deal may)
+                assert env.game.view(seat)["down"][seat]
+            downs += 1
+            continue
+        legal = np.flatnonzero(env._mask)
+        env.step(int(legal[rng.integers(len(legal))]))
+    assert downs == 3
+
+
+def test_observation_hides_other_hands_and_the_stock() -> None:
+    env = LiverpoolAEC(players=4)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        env.step(int(rng.choice(np.flatnonzero(env._mask))))
+    game = env.game
+    assert game is not None
+    for seat in range(4):
+        enc1 = LiverpoolAEC(players=4)  # a fresh encoder each time: no shared caches
+        enc1.reset(seed=0)
+        obs1 = enc1.encode(game.view(seat))
+        # shuffle every card the seat cannot see (other hands and the stock), sizes kept
+        hidden = [c for q in range(4) if q != seat for c in game.hands[q]] + list(game.stock)
+        original = ([list(h) for h in game.hands], list(game.stock))
+        random.Random(seat).shuffle(hidden)
+        for q in range(4):
+            if q != seat:
+                k = len(game.hands[q])
+                game.hands[q][:] = hidden[:k]
+                hidden = hidden[k:]
+        game.stock[:] = hidden
+        enc2 = LiverpoolAEC(players=4)
+        enc2.reset(seed=0)
+        obs2 = enc2.encode(game.view(seat))
+        changed = any(game.hands[q] != original[0][q] for q in range(4) if q != seat) or game.stock != original[1]
+        assert changed
+        assert np.array_equal(obs1, obs2)
+        game.hands[:] = original[0]
+        game.stock[:] = original[1]
+    # and the observation does change with the seat's own hand
+    me = 0
+    o1 = env.encode(game.view(me))
+    other = 1
+    game.hands[me][0], game.hands[other][0] = game.hands[other][0], game.hands[me][0]
+    if game.hands[me][0] != game.hands[other][0]:
+        assert not np.array_equal(o1, env.encode(game.view(me)))
+
+
+def test_illegal_action_is_refused_and_changes_nothing() -> None:
+    env = LiverpoolAEC(players=3)
+    env.reset(seed=2)
+    assert env.game is not None
+    version = env.game.version
+    illegal = int(np.flatnonzero(env._mask == 0)[0])
+    with pytest.raises(ValueError, match="illegal action"):
+        env.step(illegal)
+    with pytest.raises(ValueError):
+        env.step(10**9)
+    assert env.game.version == version
+    assert env.observe(env.agent_selection)["action_mask"].any()
+
+
+def test_placement_reward() -> None:
+    env = LiverpoolAEC(players=3, rules="contract", reward="placement")
+    total = random_game(env, 5)
+    assert env.game is not None
+    scores = env.game.scores
+    for p, agent in enumerate(env.possible_agents):
+        better = sum(s < scores[p] for s in scores)
+        worse = sum(s > scores[p] for s in scores)
+        assert total[agent] == (worse - better) / 2
+
+
+def test_rule_options_pass_through() -> None:
+    rules = RuleSet.preset("contract").with_options(buying="true", schedule="2S/10,1S1R/10", joker_swap="off")
+    env = LiverpoolAEC(players=4, rules=rules)
+    env.reset(seed=1)
+    assert env.game is not None and env.game.rules == rules
+    lay, obs = layouts_for(4, rules)
+    assert env.obs_layout == obs and obs.deals == 2
+    seen_buy = False
+
+    def look(e: LiverpoolAEC) -> None:
+        nonlocal seen_buy
+        seen_buy |= bool(e._mask[lay.start("buy")])
+
+    random_game(env, 1, check=look)
+    assert seen_buy  # buying, off in the contract preset, is on
+    with pytest.raises(ValueError):
+        LiverpoolAEC(players=9)
+    with pytest.raises(TypeError):
+        LiverpoolAEC(rules=3)  # type: ignore[arg-type]
+
+
+def test_render_ansi() -> None:
+    env = LiverpoolAEC(players=3, render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert text is not None and "deal 1/7" in text and "legal:" in text
+
+
+def test_gymnasium_env_checker_and_a_game_against_greedy() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("liverpool/Liverpool-v0", opponents="greedy", players=3)
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    total, done, info = 0.0, False, {}
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, reward, done, trunc, info = env.step(int(legal[rng.integers(len(legal))]))
+        total += float(reward)
+        assert not trunc
+    assert total == -info["scores"][0]
+
+
+def test_gymnasium_illegal_action() -> None:
+    env = gymnasium.make("liverpool/Liverpool-v0", opponents="random", players=3)
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs2, reward, term, _, info = env.step(illegal)
+    assert reward == -1.0 and info["illegal_action"] and not term
+    assert np.array_equal(obs["observation"], obs2["observation"])
+    strict = gymnasium.make("liverpool/Liverpool-v0", opponents="random", players=3, illegal_action="raise")
+    strict.reset(seed=1)
+    with pytest.raises(ValueError, match="illegal"):
+        strict.step(illegal)

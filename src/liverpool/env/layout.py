@@ -8,7 +8,7 @@ the order S H D C, ranks ace to king), so ``AS`` is 1, ``KS`` 13, ``AH`` 14 and 
 (1, 52, 0, 'AH')
 >>> lay = ActionLayout(players=4, meld_slots=12, max_pile_depth=107, run_slots=14)
 >>> lay.size, lay.describe()[0]
-(1928, ('draw_stock', 0, 0, 'take the top card of the stock'))
+(1671, ('draw_stock', 0, 0, 'take the top card of the stock'))
 """
 
 from __future__ import annotations

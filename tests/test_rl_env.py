@@ -3,6 +3,7 @@ action mapping, the observation's secrecy, rewards and whole games of random mas
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from typing import Any
@@ -88,7 +89,8 @@ def check_mapping(env: LiverpoolAEC) -> None:
         assert choice[i] == a
     expected = set(indices)
     if melds:
-        expected |= {env.action_layout.start("meld_pick") + CARD_TYPE[c] for m in melds for c in m.cards}
+        if not env._closed:
+            expected |= {env.action_layout.start("meld_pick") + CARD_TYPE[c] for m in melds for c in m.cards}
         expected.add(env.action_layout.start("lay_down_best"))
         # no more listed melds of the same cards than commit slots
         same = Counter(tuple(sorted(m.cards)) for m in melds)
@@ -108,23 +110,39 @@ def test_every_listed_meld_is_reachable_with_the_builder() -> None:
     rng = np.random.default_rng(7)
     lay = env.action_layout
     checked = 0
-    while env.game is not None and not env.game.is_over and checked < 40:
+    while env.game is not None and not env.game.is_over and checked < 60:
         melds = [a for a in env._legal if isinstance(a, Meld)]
         if melds and not env._picked:
             for m in melds:
+                trial = copy.deepcopy(env)
                 for c in m.cards:
                     i = lay.start("meld_pick") + CARD_TYPE[c]
-                    assert env._mask[i], f"cannot pick {c} of {m}"
-                    env.step(i)
-                commits = {
-                    k: v for k, v in env.legal_engine_actions().items() if isinstance(v, tuple) and v[0] == "commit"
-                }
-                assert ("commit", m) in commits.values()
-                env.step(lay.start("meld_clear"))
+                    assert trial._mask[i], f"cannot pick {c} of {m}"
+                    trial.step(i)
+                commits = [
+                    v for v in trial.legal_engine_actions().values() if isinstance(v, tuple) and v[0] == "commit"
+                ]
+                assert ("commit", m) in commits
+                k = commits.index(("commit", m))
+                trial.step(lay.start("meld_commit") + k)
+                assert trial.game is not None and trial.game.version == env.game.version + 1
                 checked += 1
         legal = [i for i in np.flatnonzero(env._mask) if not lay.start("meld_pick") <= i < lay.start("meld_commit")]
         env.step(int(legal[rng.integers(len(legal))]))
     assert checked > 0
+
+
+@pytest.mark.parametrize("pick", [min, max])
+def test_deterministic_policies_finish(pick: Any) -> None:
+    """Always the lowest (or highest) legal index: no endless loop of builder steps (a cleared meld
+    closes the builder until the next game action)."""
+    env = LiverpoolAEC(players=3, rules=RuleSet(schedule=RuleSet().schedule[:2]))
+    env.reset(seed=1)
+    for _ in range(50_000):
+        if env.game is None or env.game.is_over:
+            break
+        env.step(int(pick(np.flatnonzero(env._mask))))
+    assert env.game is not None and env.game.is_over
 
 
 def test_lay_down_macro_lays_the_contract() -> None:

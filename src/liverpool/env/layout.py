@@ -100,7 +100,7 @@ class ActionLayout:
             "end_turn": "end a turn without a discard (no legal discard)",
             "retract": "take back a begun lay-down, paying the penalty (R16)",
             "lay_down_best": "macro: lay the rest of the contract as the solver's best completion",
-            "meld_clear": "forget the cards picked for a meld",
+            "meld_clear": "forget the cards picked for a meld (no more picks until the next game action)",
             "draw_pile": "take the pile down to depth 1 + (i - first) (R22, contract)",
             "discard": "discard a card of type i - first",
             "meld_pick": "pick a card of type i - first for the meld being built",

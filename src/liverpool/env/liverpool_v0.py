@@ -183,6 +183,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self._scored = [0] * self.n
         self._deal = self.game.deal
         self._picked: list[int] = []
+        self._closed = False
         self._taken_deal = -1
         self._taken_seen = 0
         self._taken = np.zeros((self.n, NTYPES), np.float32)
@@ -275,8 +276,9 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         picked = self._picked
         pick = self._i_pick
         if not picked:
-            for t in {CARD_TYPE[c] for m in melds for c in m.cards}:
-                choice[pick + t] = ("pick", t)
+            if not self._closed:
+                for t in {CARD_TYPE[c] for m in melds for c in m.cards}:
+                    choice[pick + t] = ("pick", t)
             # The engine lists the melds of the solver's best completion whenever it lists melds
             # that are sure to complete (no R16 penalty): the macro is then open, worked out when
             # taken. With the penalty, a listed meld may not complete: the solver is asked now.
@@ -362,6 +364,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             self._apply([what])
         elif what == _CLEAR:
             self._picked = []
+            self._closed = True  # no picks again before an engine action: no endless pick/clear loop
             self._settle(False)
         elif what[0] == "pick":
             self._picked.append(what[1])
@@ -398,6 +401,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
                 break
             game.apply(a)
         self._picked = []
+        self._closed = False
         self._settle(True)
 
     def _settle(self, played: bool) -> None:

@@ -28,6 +28,7 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     ``seat`` (the learner's seat), ``players``, ``rules``, ``reward`` (as ``liverpool_v0``),
     ``illegal_action``: "penalty" (default: a masked-out action changes nothing, returns reward
     ``illegal_penalty`` and ``info["illegal_action"] = True``) or "raise" (ValueError).
+    ``info["deal_ended"]`` tells when a deal ended during the step (its reward came with it).
     ``action_masks()`` gives the current mask (as sb3-contrib's MaskablePPO asks)."""
 
     metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 (gymnasium declares it so)
@@ -103,11 +104,13 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
                 aec.step(int(action))  # raises with the reason
             info["illegal_action"] = True
             return aec.observe(self.agent), self.illegal_penalty, False, False, info
+        deal = game.deal
         aec.step(int(action))
         reward = aec.rewards[self.agent] + self._play_others()
         over = game.is_over
+        info["deal_ended"] = over or game.deal != deal
         if over:
-            info = {"scores": game.scores, "winners": game.winners}
+            info |= {"scores": game.scores, "winners": game.winners}
         return aec.observe(self.agent), reward, over, False, info
 
     def action_masks(self) -> np.ndarray:

@@ -1,7 +1,7 @@
 """Train a small masked policy with REINFORCE (numpy only) against random bots, then measure it.
 
     .venv/bin/pip install -e '.[rl]'
-    .venv/bin/python examples/train_reinforce.py [--minutes 3] [--eval-games 150] [--seed 0]
+    .venv/bin/python examples/train_reinforce.py [--minutes 2.5] [--eval-games 100] [--seed 0]
 
 The learner plays seat 0 of ``liverpool/Liverpool-v0`` (4 players, the ``liverpool`` preset) against
 three ``random`` bots. The policy is a one-hidden-layer network over the observation
@@ -49,7 +49,7 @@ class Policy:
 
     @staticmethod
     def features(obs: np.ndarray) -> np.ndarray:
-        return np.sign(obs) * np.log1p(np.abs(obs))
+        return np.asarray(np.sign(obs) * np.log1p(np.abs(obs)), np.float32)
 
     def probs(self, x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         p = self.params
@@ -106,7 +106,7 @@ def play_game(
 
 
 def mean_ci(values: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% normal confidence interval."""
+    """Mean and the half-width of its 95% (normal) confidence interval."""
     a = np.asarray(values, float)
     return float(a.mean()), float(1.96 * a.std(ddof=1) / math.sqrt(len(a)))
 
@@ -119,15 +119,30 @@ def evaluate(env: Any, policy: Policy | None, games: int, seed: int) -> dict[str
         _, _, info = play_game(env, policy, rng, seed=10_000_000 + g, greedy=True)
         wins.append(float(0 in info["winners"]))
         scores.append(float(info["scores"][0]))
-    win, win_ci = mean_ci(wins)
     score, score_ci = mean_ci(scores)
-    return {"games": games, "win_rate": win, "win_ci95": win_ci, "mean_score": score, "score_ci95": score_ci}
+    won = int(sum(wins))
+    return {
+        "games": games,
+        "wins": won,
+        "win_rate": won / games,
+        "win_rate_ci95": wilson(won, games),
+        "mean_score": round(score, 1),
+        "score_ci95": round(score_ci, 1),
+    }
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion k / n (sound at 0 and n too)."""
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return round(centre - half, 3), round(centre + half, 3)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--minutes", type=float, default=3.0, help="training time")
-    parser.add_argument("--eval-games", type=int, default=150)
+    parser.add_argument("--minutes", type=float, default=2.5, help="training time")
+    parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
@@ -161,7 +176,7 @@ def main() -> None:
     train_s = time.monotonic() - start
 
     ARTIFACTS.mkdir(exist_ok=True)
-    np.savez(ARTIFACTS / "reinforce_policy.npz", **policy.params)
+    np.savez(ARTIFACTS / "reinforce_policy.npz", **policy.params)  # type: ignore[arg-type]
     trained = evaluate(env, policy, args.eval_games, args.seed)
     uniform = evaluate(env, None, args.eval_games, args.seed)
     result = {"train_games": game, "train_seconds": round(train_s), "trained": trained, "random_policy": uniform}

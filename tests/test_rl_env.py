@@ -53,7 +53,7 @@ def test_pettingzoo_seed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rules", "seeds", "players"), [("liverpool", range(6), [2, 3, 4, 5]), ("contract", range(6), [3, 4, 5])]
+    ("rules", "seeds", "players"), [("liverpool", range(5), [2, 3, 4]), ("contract", range(5), [3, 4])]
 )
 def test_random_masked_play_finishes_games(rules: str, seeds: range, players: list[int]) -> None:
     for seed in seeds:
@@ -100,8 +100,7 @@ def check_mapping(env: LiverpoolAEC) -> None:
 
 @pytest.mark.parametrize("rules", ["liverpool", "contract"])
 def test_action_mapping_round_trips(rules: str) -> None:
-    for seed in range(2):
-        random_game(LiverpoolAEC(players=4, rules=rules), 100 + seed, check=check_mapping)
+    random_game(LiverpoolAEC(players=4, rules=rules), 100, check=check_mapping)
 
 
 def test_every_listed_meld_is_reachable_with_the_builder() -> None:

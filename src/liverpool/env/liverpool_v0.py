@@ -135,6 +135,17 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             EndTurn: r["end_turn"][0],
             Retract: r["retract"][0],
         }
+        # the index of an engine action, by its type (None: a Meld, laid through the builder)
+        self._index_of: dict[type, Any] = {t: (lambda a, i=i: i) for t, i in self._singles.items()}
+        discard, layoff, swap, pile = self._i_discard, self._i_layoff, self._i_swap, self._i_pile
+        slots, run_slots = self._slots, self._run_slots
+        self._index_of |= {
+            Meld: None,
+            Discard: lambda a: discard + CARD_TYPE[a.card],
+            LayOff: lambda a: layoff + (CARD_TYPE[a.card] * slots + a.meld) * 2 + a.high,
+            SwapJoker: lambda a: swap + a.meld * run_slots + a.index,
+            DrawFromPile: lambda a: pile + a.depth,
+        }
         self._i_best = r["lay_down_best"][0]
         self._i_clear = r["meld_clear"][0]
         self._o = o = olay.ranges
@@ -184,6 +195,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self._deal = self.game.deal
         self._picked: list[int] = []
         self._closed = False
+        self._rewarded = False
         self._taken_deal = -1
         self._taken_seen = 0
         self._taken = np.zeros((self.n, NTYPES), np.float32)
@@ -248,14 +260,15 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self._legal = legal
         choice: dict[int, Any] = {}
         melds: list[Meld] = []
-        index = self.action_index
         picked = self._picked
         if not picked:
+            of_type = self._index_of
             for a in legal:
-                if isinstance(a, Meld):
-                    melds.append(a)
+                f = of_type[type(a)]
+                if f is None:  # a Meld
+                    melds.append(a)  # type: ignore[arg-type]
                     continue
-                i = index(a)
+                i = f(a)
                 if i not in choice:  # ties: the first listed wins (none are known to occur)
                     choice[i] = a
         else:
@@ -408,20 +421,27 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         """Rewards of the step just taken, the end of the game, the next seat to act."""
         game = self.game
         assert game is not None
+        if not (played and (game.deal != self._deal or game.is_over)):
+            # the common case: no reward, the game goes on
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            self._next()
+            return
+        self._rewarded = True
         rewards = dict.fromkeys(self.agents, 0.0)
-        if played and (game.deal != self._deal or game.is_over):
-            self._deal = game.deal
-            totals = game.scores
-            if self.reward_mode == "score":
-                for p, agent in enumerate(self.possible_agents):
-                    rewards[agent] = float(self._scored[p] - totals[p])
-                self._scored = list(totals)
-            elif game.is_over:
-                n = self.n
-                for p, agent in enumerate(self.possible_agents):
-                    better = sum(1 for q in range(n) if totals[q] < totals[p])
-                    worse = sum(1 for q in range(n) if totals[q] > totals[p])
-                    rewards[agent] = (worse - better) / (n - 1) if n > 1 else 0.0
+        self._deal = game.deal
+        totals = game.scores
+        if self.reward_mode == "score":
+            for p, agent in enumerate(self.possible_agents):
+                rewards[agent] = float(self._scored[p] - totals[p])
+            self._scored = list(totals)
+        elif game.is_over:
+            n = self.n
+            for p, agent in enumerate(self.possible_agents):
+                better = sum(1 for q in range(n) if totals[q] < totals[p])
+                worse = sum(1 for q in range(n) if totals[q] > totals[p])
+                rewards[agent] = (worse - better) / (n - 1) if n > 1 else 0.0
         self.rewards = rewards
         if game.is_over:
             self.terminations = dict.fromkeys(self.agents, True)

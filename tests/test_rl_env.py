@@ -284,3 +284,85 @@ def test_gymnasium_illegal_action() -> None:
     strict.reset(seed=1)
     with pytest.raises(ValueError, match="illegal"):
         strict.step(illegal)
+
+
+def reference_encoding(env: LiverpoolAEC, view: dict[str, Any], picked: list[int]) -> Any:
+    """The observation by the documented layout, straight from the view (no caches, plain loops)."""
+    from liverpool.env.layout import NAME_TYPE, NTYPES
+
+    lay = env.obs_layout
+    r = lay.ranges
+    n, me = view["players"], view["player"]
+    out = np.zeros(lay.size, np.float32)
+
+    def rel(q: int) -> int:
+        return (q - me) % n
+
+    for c in view["hand"]:
+        out[r["hand"][0] + NAME_TYPE[c]] += 1
+    if view["discard_pile"]:
+        out[r["pile_top"][0] + NAME_TYPE[view["discard_pile"][-1]]] = 1
+    for c in view["discard_pile"]:
+        out[r["pile"][0] + NAME_TYPE[c]] += 1
+    liverpool_call = view["rules"]["playable_discard"] == "liverpool"
+    for e in view["events"]:
+        cards = []
+        if e["type"] in ("draw_discard", "buy", "call_penalty") or (e["type"] == "call" and liverpool_call):
+            cards = [e["card"]]
+        elif e["type"] == "draw_pile":
+            cards = e["cards"]
+        for c in cards:
+            out[r["taken"][0] + rel(e["player"]) * NTYPES + NAME_TYPE[c]] += 1
+    for q in range(n):
+        for name, key in (
+            ("hand_sizes", "hand_sizes"),
+            ("down", "down"),
+            ("buys_used", "buys_used"),
+            ("scores", "scores"),
+        ):
+            out[r[name][0] + rel(q)] = view[key][q]
+    out[r["current"][0] + rel(view["current"])] = 1
+    if view["discarder"] is not None:
+        out[r["discarder"][0] + rel(view["discarder"])] = 1
+    for q in view["passed"]:
+        out[r["passed"][0] + rel(q)] = 1
+    for q in view["buy_requests"]:
+        out[r["buy_requests"][0] + rel(q)] = 1
+    out[r["phase"][0] + ["draw", "play", "liverpool_discard", "over"].index(view["phase"])] = 1
+    flags = [view[k] for k in ("buy_window", "call_window", "fresh_discard", "retracted")]
+    flags += [len(view["swaps"]), view["stock_size"], view["rebuilds"], view["deck_size"]]
+    out[r["flags"][0] : r["flags"][1]] = flags
+    out[r["deal"][0] + view["deal"] - 1] = 1
+    c = view["contract"]
+    out[r["contract"][0] : r["contract"][1]] = [c["sets"], c["runs"], c["cards"], c["whole_hand"]]
+    for name, key in (("must_meld", "must_meld"), ("taken_now", "taken_from_discard")):
+        if view[key] is not None:
+            out[r[name][0] + NAME_TYPE[view[key]]] = 1
+    for s in view["staged"]:
+        for card in s["cards"]:
+            out[r["staged"][0] + NAME_TYPE[card]] += 1
+    for t in picked:
+        out[r["picked"][0] + t] += 1
+    for m in view["melds"]:
+        row = r["melds"][0] + m["id"] * lay.MELD_WIDTH
+        out[row : row + 5] = [1, m["kind"] == "run", m["start"], len(m["cards"]), rel(m["owner"]) + 1]
+        for card in m["cards"]:
+            out[row + 5 + NAME_TYPE[card]] += 1
+    return out
+
+
+@pytest.mark.parametrize("rules", ["liverpool", "contract"])
+def test_observation_matches_the_documented_layout(rules: str) -> None:
+    """The cached, incremental encoding equals a plain one built from the view, for every seat at
+    every step of a game (the acting seat with its picked cards)."""
+    short = RuleSet.preset(rules).with_options(schedule="2S/10,1S1R/10,3R/12*")
+    env = LiverpoolAEC(players=4, rules=short)
+
+    def compare(e: LiverpoolAEC) -> None:
+        assert e.game is not None
+        for seat, agent in enumerate(e.possible_agents):
+            got = e.observe(agent)["observation"]
+            picked = list(e._picked) if seat == e._seat else []
+            assert np.array_equal(got, reference_encoding(e, e.game.view(seat), picked)), (seat, e.game.version)
+
+    random_game(env, 21, check=compare)

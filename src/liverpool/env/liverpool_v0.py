@@ -198,8 +198,9 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self._rewarded = False
         self._taken_deal = -1
         self._taken_seen = 0
-        self._taken = np.zeros((self.n, NTYPES), np.float32)
-        self._taken_rel: dict[int, np.ndarray] = {}
+        self._taken = np.zeros(self.n * NTYPES, np.float32)
+        self._hand_cache: list[tuple[list[str], np.ndarray]] = [([""], np.zeros(NTYPES))] * self.n
+        self._owners: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._pile_names: list[str] = []
         self._pile_counts = np.zeros(NTYPES, np.float32)
         self._melds_block = np.zeros(self._o_melds_len, np.float32)
@@ -469,14 +470,21 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
 
     def encode(self, view: dict[str, Any], picked: Sequence[int] = ()) -> np.ndarray:
         """The observation vector of one seat's view (layout in ``docs/rl.md``). Parts that change
-        rarely (the pile's counts, the cards taken, the melds) are kept between calls and
-        recomputed when the view's part differs, compared in C."""
+        rarely (the hand's and the pile's counts, the cards taken, the melds) are kept between
+        calls and recomputed when the view's part differs, compared in C."""
         n = self.n
         me = view["player"]
         types = NAME_TYPE
         out = np.zeros(self.obs_layout.size, np.float32)
-        idx: list[int] = [self._o_hand + types[c] for c in view["hand"]]  # positions to count +1
-        add = idx.append
+        # the hand's counts, kept per seat while the hand is the same
+        hand = view["hand"]
+        cached = self._hand_cache[me]
+        if cached[0] != hand:
+            cached = self._hand_cache[me] = (hand, np.bincount([types[c] for c in hand], minlength=NTYPES))
+        a = self._o_hand
+        out[a : a + NTYPES] = cached[1]
+        ones: list[int] = []  # one-hot positions (each at most once)
+        add = ones.append
         pile = view["discard_pile"]
         if pile:
             add(self._o_top + types[pile[-1]])
@@ -499,62 +507,59 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         if deal != self._taken_deal or len(events) < self._taken_seen:
             self._taken_deal = deal
             self._taken_seen = 0
-            self._taken = np.zeros((n, NTYPES), np.float32)
-            self._taken_rel = {}
+            self._taken = np.zeros(n * NTYPES, np.float32)
         if len(events) > self._taken_seen:
             liverpool_call = view["rules"].get("playable_discard") == "liverpool"
             taken = self._taken
             for e in events[self._taken_seen :]:
                 kind = e["type"]
                 if kind in ("draw_discard", "buy", "call_penalty") or (kind == "call" and liverpool_call):
-                    taken[e["player"], types[e["card"]]] += 1
+                    taken[e["player"] * NTYPES + types[e["card"]]] += 1
                 elif kind == "draw_pile":
                     for c in e["cards"]:
-                        taken[e["player"], types[c]] += 1
-                else:
-                    continue
-                self._taken_rel = {}
+                        taken[e["player"] * NTYPES + types[c]] += 1
             self._taken_seen = len(events)
-        rel_taken = self._taken_rel.get(me)
-        if rel_taken is None:
-            rel_taken = self._taken_rel[me] = self._taken[self._order[me]].ravel()
+        # seat-relative rows: seats me..n-1 first, then 0..me-1
         a = self._o_taken
-        out[a : a + n * NTYPES] = rel_taken
+        split = (n - me) * NTYPES
+        out[a : a + split] = self._taken[me * NTYPES :]
+        if me:
+            out[a + split : a + n * NTYPES] = self._taken[: me * NTYPES]
         card = view["must_meld"]
         if card is not None:
             add(self._o_must + types[card])
         card = view["taken_from_discard"]
         if card is not None:
             add(self._o_taken_now + types[card])
-        staged = view["staged"]
-        if staged:
-            base = self._o_staged
-            for s in staged:
-                idx.extend([base + types[c] for c in s["cards"]])
-        if picked:
-            base = self._o_picked
-            idx.extend([base + t for t in picked])
-        # one-hot flags: positions set to 1, also counted
         rel = self._rel[me]
         add(self._o_current + rel[view["current"]])
         if view["discarder"] is not None:
             add(self._o_discarder + rel[view["discarder"]])
         base = self._o_passed
-        idx.extend([base + rel[q] for q in view["passed"]])
+        ones += [base + rel[q] for q in view["passed"]]
         base = self._o_requests
-        idx.extend([base + rel[q] for q in view["buy_requests"]])
+        ones += [base + rel[q] for q in view["buy_requests"]]
         add(self._o_phase + _PHASES[view["phase"]])
         add(self._o_deal + deal - 1)
-        for i in idx:
-            out[i] += 1
-        # scalars: values at the positions of _scalar_idx[me]
-        order = self._order[me]
+        out[ones] = 1
+        # counts that may repeat a card (rare: a begun lay-down, picked cards)
+        staged = view["staged"]
+        if staged:
+            base = self._o_staged
+            for s in staged:
+                for c in s["cards"]:
+                    out[base + types[c]] += 1
+        if picked:
+            base = self._o_picked
+            for t in picked:
+                out[base + t] += 1
+        # scalars, at the positions of _scalar_idx
         hand_sizes, down, buys, scores = view["hand_sizes"], view["down"], view["buys_used"], view["scores"]
         c = view["contract"]
-        values = [hand_sizes[q] for q in order]
-        values += [down[q] for q in order]
-        values += [buys[q] for q in order]
-        values += [scores[q] for q in order]
+        values = hand_sizes[me:] + hand_sizes[:me]
+        values += down[me:] + down[:me]
+        values += buys[me:] + buys[:me]
+        values += scores[me:] + scores[:me]
         values += (
             view["buy_window"],
             view["call_window"],
@@ -577,6 +582,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             if len(melds) < len(rows) or deal != self._melds_deal:
                 block[:] = 0
                 rows.clear()
+                self._owners.clear()
                 self._melds_deal = deal
             width = ObsLayout.MELD_WIDTH
             for m in melds:
@@ -591,8 +597,15 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
                         block[row + 5 + t] += 1
             a = self._o_melds
             out[a : a + self._o_melds_len] = block
-            # the owner column, seat-relative
-            out[[self._o_melds + m["id"] * width + 4 for m in melds]] = [rel[m["owner"]] + 1 for m in melds]
+            # the owner column, seat-relative (melds are only added within a deal)
+            key = (me, len(melds))
+            owners = self._owners.get(key)
+            if owners is None:
+                owners = self._owners[key] = (
+                    np.array([a + m["id"] * width + 4 for m in melds], np.intp),
+                    np.array([rel[m["owner"]] + 1 for m in melds], np.float32),
+                )
+            out[owners[0]] = owners[1]
         return out
 
     # ------------------------------------------------------------------ text

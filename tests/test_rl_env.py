@@ -292,7 +292,8 @@ def reference_encoding(env: LiverpoolAEC, view: dict[str, Any], picked: list[int
 
     lay = env.obs_layout
     r = lay.ranges
-    n, me = view["players"], view["player"]
+    n: int = view["players"]
+    me: int = view["player"]
     out = np.zeros(lay.size, np.float32)
 
     def rel(q: int) -> int:

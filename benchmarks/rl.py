@@ -47,6 +47,29 @@ def play(make: Callable[[], Any], seconds: float, seed: int) -> tuple[int, float
     return steps, time.process_time() - start
 
 
+def breakdown(spent: dict[str, float]) -> None:
+    """Wrap the engine calls the environment makes, and its encoder, with CPU-time counters."""
+    import liverpool.env.liverpool_v0 as env_module
+    from liverpool.game import Game
+
+    def timed(owner: Any, name: str, key: str) -> None:
+        inner = getattr(owner, name)
+
+        def wrapper(*a: Any, **k: Any) -> Any:
+            t = time.process_time()
+            try:
+                return inner(*a, **k)
+            finally:
+                spent[key] = spent.get(key, 0.0) + time.process_time() - t
+
+        setattr(owner, name, wrapper)
+
+    timed(env_module, "next_to_act", "engine_next_to_act")
+    timed(Game, "apply", "engine_apply")
+    timed(Game, "view", "engine_view")
+    timed(env_module.LiverpoolAEC, "encode", "env_encode")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
@@ -54,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rules", default="liverpool")
     parser.add_argument("--profile", action="store_true", help="cProfile the Liverpool rounds (top functions)")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also time the engine's next_to_act, apply and view and the env's encode (us per step)",
+    )
     args = parser.parse_args(argv)
 
     from liverpool.env import liverpool_v0
@@ -67,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         gin_rummy_v4 = None
         print(f"gin_rummy_v4 unavailable ({exc}); pip install -e '.[rl,bench]'", file=sys.stderr)
 
+    spent: dict[str, float] = {}
+    if args.breakdown:
+        breakdown(spent)
     totals = {"ours": [0, 0.0], "gin": [0, 0.0]}
     profiler = cProfile.Profile() if args.profile else None
     for r in range(args.rounds):
@@ -90,6 +121,11 @@ def main(argv: list[str] | None = None) -> int:
         gin_rate = totals["gin"][0] / totals["gin"][1]
         result["pettingzoo_gin_steps_per_s"] = round(gin_rate)
         result["ratio"] = round(ours_rate / gin_rate, 2)
+    if spent:
+        done = totals["ours"][0]
+        us = {k: round(v / done * 1e6, 1) for k, v in spent.items()}
+        us["total"] = round(totals["ours"][1] / done * 1e6, 1)
+        result["us_per_step"] = us
     print(json.dumps(result))
     if profiler is not None:
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(25)

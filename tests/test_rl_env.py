@@ -280,6 +280,8 @@ def test_gymnasium_illegal_action() -> None:
     obs2, reward, term, _, info = env.step(illegal)
     assert reward == -1.0 and info["illegal_action"] and not term
     assert np.array_equal(obs["observation"], obs2["observation"])
+    _, reward, _, _, info = env.step(10**6)  # out of range: refused the same way
+    assert reward == -1.0 and info["illegal_action"]
     strict = gymnasium.make("liverpool/Liverpool-v0", opponents="random", players=3, illegal_action="raise")
     strict.reset(seed=1)
     with pytest.raises(ValueError, match="illegal"):
@@ -367,3 +369,16 @@ def test_observation_matches_the_documented_layout(rules: str) -> None:
             assert np.array_equal(got, reference_encoding(e, e.game.view(seat), picked)), (seat, e.game.version)
 
     random_game(env, 21, check=compare)
+
+
+def test_docs_tables_match_the_layouts() -> None:
+    """docs/rl.md's tables of index ranges are those of a 4-player liverpool table."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text()
+    rows = re.findall(r"^\| (\d+)(?:-(\d+))? \| `(\w+)` \|", text, re.M)
+    documented = [(name, int(a), int(b or a)) for a, b, name in rows]
+    actions, obs = layouts_for(4, RuleSet())
+    expected = [(name, a, b) for name, a, b, _ in actions.describe() + obs.describe()]
+    assert documented == expected

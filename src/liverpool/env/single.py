@@ -99,13 +99,14 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         if game.is_over:
             raise ValueError("the game is over: call reset()")
         info: dict[str, Any] = {}
-        if not aec._mask[int(action)] if 0 <= int(action) < aec._mask.size else True:
+        index = int(action)
+        if not (0 <= index < aec._mask.size and aec._mask[index]):
             if self.illegal_action == "raise":
-                aec.step(int(action))  # raises with the reason
+                aec.step(index)  # raises with the reason
             info["illegal_action"] = True
             return aec.observe(self.agent), self.illegal_penalty, False, False, info
         deal = game.deal
-        aec.step(int(action))
+        aec.step(index)
         reward = aec.rewards[self.agent] + self._play_others()
         over = game.is_over
         info["deal_ended"] = over or game.deal != deal

@@ -146,6 +146,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             SwapJoker: lambda a: swap + a.meld * run_slots + a.index,
             DrawFromPile: lambda a: pile + a.depth,
         }
+        self._n_actions = alay.size
         self._i_best = r["lay_down_best"][0]
         self._i_clear = r["meld_clear"][0]
         self._o = o = olay.ranges
@@ -277,11 +278,11 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             choice[self._i_clear] = _CLEAR
         if melds:
             self._meld_choices(seat, melds, choice)
-        mask = np.zeros(self.action_layout.size, np.int8)
-        if choice:
-            mask[list(choice)] = 1
+        flags = bytearray(self._n_actions)  # the mask, set in Python, viewed by numpy
+        for i in choice:
+            flags[i] = 1
         self._choice = choice
-        self._mask = mask
+        self._mask = np.frombuffer(flags, np.int8)
         self.agent_selection = self.possible_agents[seat]
 
     def _meld_choices(self, seat: int, melds: list[Meld], choice: dict[int, Any]) -> None:

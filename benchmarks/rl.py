@@ -1,0 +1,136 @@
+"""Environment speed: ``liverpool_v0`` against PettingZoo's ``gin_rummy_v4``, side by side.
+
+Both are played the same way: whole games of uniformly random masked play through the PettingZoo
+AEC API (``env.last()`` builds each observation, one step per ``agent_iter`` turn). The two are
+timed in alternating rounds of ``--seconds`` each (CPU time of this process, so that the load of
+other processes on a shared machine counts less; both alike); the figures
+are the total steps over the total time of each. ``gin_rummy_v4`` needs ``pettingzoo[classic]``
+(rlcard): ``pip install -e '.[rl,bench]'``.
+
+    python benchmarks/rl.py [--rounds 3] [--seconds 4] [--players 4] [--rules liverpool] [--profile]
+
+Prints one JSON line: ``env_steps_per_s``, ``pettingzoo_gin_steps_per_s`` and their ``ratio``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+def play(make: Callable[[], Any], seconds: float, seed: int) -> tuple[int, float]:
+    """Random masked play of whole games for about ``seconds``: (agent steps, seconds taken)."""
+    env = make()
+    rng = np.random.default_rng(seed)
+    steps = 0
+    game = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        env.reset(seed=seed * 1000 + game)
+        game += 1
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def breakdown(spent: dict[str, float]) -> None:
+    """Wrap the engine calls the environment makes, and its encoder, with CPU-time counters."""
+    import liverpool.env.liverpool_v0 as env_module
+    from liverpool.game import Game
+
+    def timed(owner: Any, name: str, key: str) -> None:
+        inner = getattr(owner, name)
+
+        def wrapper(*a: Any, **k: Any) -> Any:
+            t = time.process_time()
+            try:
+                return inner(*a, **k)
+            finally:
+                spent[key] = spent.get(key, 0.0) + time.process_time() - t
+
+        setattr(owner, name, wrapper)
+
+    timed(env_module, "next_to_act", "engine_next_to_act")
+    timed(Game, "apply", "engine_apply")
+    timed(Game, "view", "engine_view")
+    timed(env_module.LiverpoolAEC, "encode", "env_encode")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=4.0, help="per round and environment")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rules", default="liverpool")
+    parser.add_argument("--profile", action="store_true", help="cProfile the Liverpool rounds (top functions)")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also time the engine's next_to_act, apply and view and the env's encode (us per step)",
+    )
+    args = parser.parse_args(argv)
+
+    from liverpool.env import liverpool_v0
+
+    def ours() -> Any:
+        return liverpool_v0.env(players=args.players, rules=args.rules)
+
+    try:
+        from pettingzoo.classic import gin_rummy_v4
+    except ImportError as exc:
+        gin_rummy_v4 = None
+        print(f"gin_rummy_v4 unavailable ({exc}); pip install -e '.[rl,bench]'", file=sys.stderr)
+
+    spent: dict[str, float] = {}
+    if args.breakdown:
+        breakdown(spent)
+    totals = {"ours": [0, 0.0], "gin": [0, 0.0]}
+    profiler = cProfile.Profile() if args.profile else None
+    for r in range(args.rounds):
+        if profiler is not None:
+            profiler.enable()
+        steps, secs = play(ours, args.seconds, seed=r + 1)
+        if profiler is not None:
+            profiler.disable()
+        totals["ours"][0] += steps
+        totals["ours"][1] += secs
+        if gin_rummy_v4 is not None:
+            steps, secs = play(gin_rummy_v4.env, args.seconds, seed=r + 1)
+            totals["gin"][0] += steps
+            totals["gin"][1] += secs
+    ours_rate = totals["ours"][0] / totals["ours"][1]
+    result: dict[str, Any] = {
+        "env": f"liverpool_v0 players={args.players} rules={args.rules}",
+        "env_steps_per_s": round(ours_rate),
+    }
+    if gin_rummy_v4 is not None:
+        gin_rate = totals["gin"][0] / totals["gin"][1]
+        result["pettingzoo_gin_steps_per_s"] = round(gin_rate)
+        result["ratio"] = round(ours_rate / gin_rate, 2)
+    if spent:
+        done = totals["ours"][0]
+        us = {k: round(v / done * 1e6, 1) for k, v in spent.items()}
+        us["total"] = round(totals["ours"][1] / done * 1e6, 1)
+        result["us_per_step"] = us
+    print(json.dumps(result))
+    if profiler is not None:
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(25)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,662 @@
+"""``liverpool_v0``: Liverpool Rummy / Contract Rummy as a PettingZoo AEC environment.
+
+>>> from liverpool.env import liverpool_v0
+>>> env = liverpool_v0.env(players=3, rules="contract")
+>>> env.reset(seed=1)
+>>> obs, reward, term, trunc, info = env.last()
+>>> obs["observation"].shape == env.observation_space(env.agent_selection)["observation"].shape
+True
+>>> int(obs["action_mask"].sum()) >= 1
+True
+
+The environment is a client of the engine: the legal actions are ``game.legal_actions()`` (through
+:func:`liverpool.driver.next_to_act`, which also decides who is asked next, out-of-turn buys,
+calls and passes included); each legal engine action has one index (``docs/rl.md``), and an index
+maps back to the engine action listed for it. The observation of a seat is built from
+``game.view(seat)`` alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..actions import (
+    Action,
+    Buy,
+    Call,
+    Discard,
+    DrawDiscard,
+    DrawFromPile,
+    DrawStock,
+    EndTurn,
+    LayOff,
+    Meld,
+    Pass,
+    Retract,
+    SwapJoker,
+    Unswap,
+)
+from ..cards import format_cards
+from ..driver import next_to_act
+from ..game import Game
+from ..melds import set_rank
+from ..rules import RuleSet
+from ..solver import solve
+from .layout import CARD_TYPE, NAME_TYPE, NTYPES, TYPE_CARD, TYPE_NAME, ObsLayout, layouts_for
+
+__all__ = ["LiverpoolAEC", "env", "raw_env"]
+
+_PHASES = {"draw": 0, "play": 1, "liverpool_discard": 2, "over": 3}
+_BEST = "best"
+_CLEAR = "clear"
+
+
+def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
+    """The environment wrapped as PettingZoo's classic games are (order enforcing)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _rules_of(rules: str | RuleSet) -> RuleSet:
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str):
+        return RuleSet.preset(rules)
+    raise TypeError(f"rules must be a preset name or a RuleSet, got {rules!r}")
+
+
+class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+    """The AEC environment. Arguments: ``players`` (2-8, as the rules allow), ``rules`` (a preset
+    name or a :class:`RuleSet`), ``render_mode`` (None, "human" or "ansi"), ``reward`` ("score":
+    minus each deal's points at its end; "placement": only at the game's end, see ``docs/rl.md``).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "liverpool_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        rules: str | RuleSet = "liverpool",
+        render_mode: str | None = None,
+        reward: str = "score",
+    ) -> None:
+        super().__init__()
+        self.rules = _rules_of(rules)
+        self.rules.check_table(players)
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        if reward not in ("score", "placement"):
+            raise ValueError(f"reward must be 'score' or 'placement', got {reward!r}")
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self.n = players
+        self.action_layout, self.obs_layout = layouts_for(players, self.rules)
+        alay, olay = self.action_layout, self.obs_layout
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
+        low = np.zeros(olay.size, np.float32)
+        high = np.full(olay.size, 1e6, np.float32)
+        a, b = olay.ranges["scores"]
+        low[a:b] = -1e6
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(alay.size,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(alay.size) for a in self.possible_agents}
+        # index bases, looked up once
+        r = alay.ranges
+        self._i_pile = r["draw_pile"][0] - 1  # + depth
+        self._i_discard = r["discard"][0]
+        self._i_pick = r["meld_pick"][0]
+        self._i_commit = r["meld_commit"][0]
+        self._i_layoff = r["lay_off"][0]
+        self._i_swap = r["swap"][0]
+        self._slots = alay.meld_slots
+        self._run_slots = alay.run_slots
+        self._singles: dict[type, int] = {
+            DrawStock: r["draw_stock"][0],
+            DrawDiscard: r["draw_discard"][0],
+            Buy: r["buy"][0],
+            Pass: r["pass"][0],
+            Call: r["call"][0],
+            Unswap: r["unswap"][0],
+            EndTurn: r["end_turn"][0],
+            Retract: r["retract"][0],
+        }
+        # the index of an engine action, by its type (None: a Meld, laid through the builder)
+        self._index_of: dict[type, Any] = {t: (lambda a, i=i: i) for t, i in self._singles.items()}
+        discard, layoff, swap, pile = self._i_discard, self._i_layoff, self._i_swap, self._i_pile
+        slots, run_slots = self._slots, self._run_slots
+        self._index_of |= {
+            Meld: None,
+            Discard: lambda a: discard + CARD_TYPE[a.card],
+            LayOff: lambda a: layoff + (CARD_TYPE[a.card] * slots + a.meld) * 2 + a.high,
+            SwapJoker: lambda a: swap + a.meld * run_slots + a.index,
+            DrawFromPile: lambda a: pile + a.depth,
+        }
+        self._n_actions = alay.size
+        self._i_best = r["lay_down_best"][0]
+        self._i_clear = r["meld_clear"][0]
+        self._o = o = olay.ranges
+        self._o_hand, self._o_top, self._o_pile = o["hand"][0], o["pile_top"][0], o["pile"][0]
+        self._o_taken, self._o_must, self._o_taken_now = o["taken"][0], o["must_meld"][0], o["taken_now"][0]
+        self._o_staged, self._o_picked, self._o_melds = o["staged"][0], o["picked"][0], o["melds"][0]
+        self._o_melds_len = o["melds"][1] - o["melds"][0]
+        self._o_current, self._o_discarder = o["current"][0], o["discarder"][0]
+        self._o_passed, self._o_requests = o["passed"][0], o["buy_requests"][0]
+        self._o_phase, self._o_flags, self._o_deal, self._o_contract = (
+            o["phase"][0],
+            o["flags"][0],
+            o["deal"][0],
+            o["contract"][0],
+        )
+        self._rel = [[(q - me) % players for q in range(players)] for me in range(players)]
+        """_rel[me][q]: seat q as seen from me (0 = me)."""
+        self._order = [[(me + k) % players for k in range(players)] for me in range(players)]
+        """_order[me][k]: the seat k places clockwise from me."""
+        self._scalar_idx = np.array(
+            [o[name][0] + k for name in ("hand_sizes", "down", "buys_used", "scores") for k in range(players)]
+            + [o["flags"][0] + k for k in range(8)]
+            + [o["contract"][0] + k for k in range(4)],
+            np.intp,
+        )
+        self.game: Game | None = None
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.game = Game.new(players=self.n, rules=self.rules, seed=seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._scored = [0] * self.n
+        self._deal = self.game.deal
+        self._picked: list[int] = []
+        self._closed = False
+        self._rewarded = False
+        self._taken_deal = -1
+        self._taken_seen = 0
+        self._taken = np.zeros(self.n * NTYPES, np.float32)
+        self._hand_cache: list[tuple[list[str], np.ndarray]] = [([""], np.zeros(NTYPES))] * self.n
+        self._owners: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._pile_names: list[str] = []
+        self._pile_counts = np.zeros(NTYPES, np.float32)
+        self._melds_block = np.zeros(self._o_melds_len, np.float32)
+        """The melds part of observations, less the owner column (the same for every seat)."""
+        self._meld_rows: dict[int, list[str]] = {}
+        self._melds_deal = 0
+        self._obs_cache: dict[int, tuple[int, int, np.ndarray]] = {}
+        self._stamp = 0  # bumped by every env step (builder steps change no game version)
+        self._seat = -1
+        self._legal: list[Action] = []
+        self._choice: dict[int, Any] = {}
+        self.macro_fallbacks = 0
+        """Times ``lay_down_best`` found the solver's first meld unlisted and laid the first listed
+        meld instead (tests check it stays 0)."""
+        self._mask = np.zeros(self.action_layout.size, np.int8)
+        self._no_mask = np.zeros(self.action_layout.size, np.int8)
+        self._next()
+
+    # ------------------------------------------------------------------ actions
+    def action_index(self, action: Action) -> int:
+        """The index of an engine action (a :class:`Meld` has none: melds are laid through
+        ``lay_down_best`` or ``meld_pick``/``meld_commit``)."""
+        single = self._singles.get(type(action))
+        if single is not None:
+            return single
+        if isinstance(action, Discard):
+            return self._i_discard + CARD_TYPE[action.card]
+        if isinstance(action, LayOff):
+            if not 0 <= action.meld < self._slots:
+                raise ValueError(f"meld id {action.meld} outside the {self._slots} meld slots")
+            return self._i_layoff + (CARD_TYPE[action.card] * self._slots + action.meld) * 2 + action.high
+        if isinstance(action, SwapJoker):
+            if not 0 <= action.meld < self._slots or not 0 <= action.index < self._run_slots:
+                raise ValueError(f"swap {action} outside the meld/run slots")
+            return self._i_swap + action.meld * self._run_slots + action.index
+        if isinstance(action, DrawFromPile):
+            return self._i_pile + action.depth
+        raise ValueError(f"no single index for {action}")
+
+    def legal_engine_actions(self) -> dict[int, Any]:
+        """Index -> what it does now for the seat to act: an engine action, or the builder's
+        ("pick", type) / ("commit", Meld) / "clear" / the "best" macro (a list of Melds)."""
+        return dict(self._choice)
+
+    def _next(self) -> None:
+        """Find who acts and the mask of their legal actions."""
+        game = self.game
+        assert game is not None
+        self._stamp += 1
+        if game.is_over:
+            self._seat = -1
+            self._legal = []
+            self._choice = {}
+            self._mask = self._no_mask
+            return
+        seat, legal = next_to_act(game)
+        self._seat = seat
+        self._legal = legal
+        choice: dict[int, Any] = {}
+        melds: list[Meld] = []
+        picked = self._picked
+        if not picked:
+            of_type = self._index_of
+            for a in legal:
+                f = of_type[type(a)]
+                if f is None:  # a Meld
+                    melds.append(a)  # type: ignore[arg-type]
+                    continue
+                i = f(a)
+                if i not in choice:  # ties: the first listed wins (none are known to occur)
+                    choice[i] = a
+        else:
+            melds = [a for a in legal if isinstance(a, Meld)]
+            choice[self._i_clear] = _CLEAR
+        if melds:
+            self._meld_choices(seat, melds, choice)
+        flags = bytearray(self._n_actions)  # the mask, set in Python, viewed by numpy
+        for i in choice:
+            flags[i] = 1
+        self._choice = choice
+        self._mask = np.frombuffer(flags, np.int8)
+        self.agent_selection = self.possible_agents[seat]
+
+    def _meld_choices(self, seat: int, melds: list[Meld], choice: dict[int, Any]) -> None:
+        """The builder (pick card types, then commit one of the listed melds made of exactly the
+        picked cards) and the ``lay_down_best`` macro."""
+        picked = self._picked
+        pick = self._i_pick
+        if not picked:
+            if not self._closed:
+                for t in {CARD_TYPE[c] for m in melds for c in m.cards}:
+                    choice[pick + t] = ("pick", t)
+            # The engine lists the melds of the solver's best completion whenever it lists melds
+            # that are sure to complete (no R16 penalty): the macro is then open, worked out when
+            # taken. With the penalty, a listed meld may not complete: the solver is asked now.
+            if not self.rules.failed_meld_penalty:
+                choice[self._i_best] = (_BEST, None)
+            else:
+                best = self._best_completion(seat, melds)
+                if best is not None:
+                    choice[self._i_best] = (_BEST, best)
+            return
+        counts = np.zeros((len(melds), NTYPES), np.int16)
+        for row, m in enumerate(melds):
+            for c in m.cards:
+                counts[row, CARD_TYPE[c]] += 1
+        want = np.bincount(np.asarray(picked, np.intp), minlength=NTYPES)
+        fits = (counts >= want).all(axis=1)
+        rest = counts[fits] - want
+        for u in np.flatnonzero((rest > 0).any(axis=0)).tolist():
+            choice[pick + u] = ("pick", u)
+        exact = [melds[int(i)] for i in np.flatnonzero(fits & (counts.sum(axis=1) == len(picked)))]
+        for k, m in enumerate(exact[: self.action_layout.max_variants]):
+            choice[self._i_commit + k] = ("commit", m)
+
+    def _best_completion(self, seat: int, melds: list[Meld]) -> list[Meld] | None:
+        """The solver's best way to lay the rest of the contract, if its first meld is listed."""
+        game = self.game
+        assert game is not None
+        rules = self.rules
+        view_staged = game.staged()
+        contract = game.contract
+        hand = game.hand(seat)
+        sets = sum(1 for k, _ in view_staged if k == "set")
+        runs = len(view_staged) - sets
+        ranks = frozenset(r for k, cs in view_staged if k == "set" and (r := set_rank(cs, rules)) is not None)
+        suits = frozenset(
+            next((c.suit for c in cs if not rules.is_wild(c.rank)), "") for k, cs in view_staged if k == "run"
+        )
+        must = None
+        view_must = game.view(seat)["must_meld"] if rules.pile_draw else None
+        if view_must is not None:
+            must = TYPE_CARD[NAME_TYPE[view_must]]
+            if any(must in cs for _, cs in view_staged):
+                must = None
+        try:
+            best = solve(
+                hand,
+                contract.sets - sets,
+                contract.runs - runs,
+                rules,
+                whole_hand=contract.whole_hand,
+                must_use=must,
+                used_set_ranks=ranks,
+                used_run_suits=suits,
+            )
+        except ValueError:
+            return None
+        if not best:
+            return None
+        left_sets = contract.sets - sets
+        plan = [Meld(seat, "set" if i < left_sets else "run", tuple(cs)) for i, cs in enumerate(best)]
+        return plan if plan[0] in melds else None
+
+    # ------------------------------------------------------------------ step
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: None is only for a finished agent")
+        idx = int(action)
+        what = self._choice.get(idx)
+        if what is None:
+            legal = sorted(self._choice)
+            raise ValueError(
+                f"illegal action {idx} ({self.describe_action(idx)}) for {agent}; legal indices: {legal[:40]}"
+                + (" ..." if len(legal) > 40 else "")
+            )
+        game = self.game
+        assert game is not None
+        self._cumulative_rewards[agent] = 0.0
+        if isinstance(what, Action):
+            self._apply([what])
+        elif what == _CLEAR:
+            self._picked = []
+            self._closed = True  # no picks again before an engine action: no endless pick/clear loop
+            self._settle(False)
+        elif what[0] == "pick":
+            self._picked.append(what[1])
+            self._settle(False)
+        elif what[0] == "commit":
+            self._apply([what[1]])
+        else:  # the macro: the solver's best completion, meld by meld
+            plan = what[1]
+            if plan is None:
+                melds = [a for a in self._legal if isinstance(a, Meld)]
+                plan = self._best_completion(self._seat, melds)
+                if plan is None:  # not known to happen: the engine lists the best completion's melds
+                    self.macro_fallbacks += 1
+                    plan = melds[:1]
+            self._apply(plan)
+        if self.render_mode == "human":
+            self.render()
+
+    def apply_engine_action(self, action: Action) -> None:
+        """Apply one engine action of the seat to act (as a bot chose it); the game verifies it."""
+        if self.game is None or self.game.is_over:
+            raise ValueError("the game is over (or not started): reset first")
+        if action.player != self._seat:
+            raise ValueError(f"{action} is not from seat {self._seat}, the seat to act")
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self._apply([action])
+
+    def _apply(self, actions: Sequence[Action]) -> None:
+        game = self.game
+        assert game is not None
+        game.apply(actions[0])
+        for a in actions[1:]:
+            if game.is_over or not game.can_apply(a):
+                break
+            game.apply(a)
+        self._picked = []
+        self._closed = False
+        self._settle(True)
+
+    def _settle(self, played: bool) -> None:
+        """Rewards of the step just taken, the end of the game, the next seat to act."""
+        game = self.game
+        assert game is not None
+        if not (played and (game.deal != self._deal or game.is_over)):
+            # the common case: no reward, the game goes on
+            if self._rewarded:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewarded = False
+            self._next()
+            return
+        self._rewarded = True
+        rewards = dict.fromkeys(self.agents, 0.0)
+        self._deal = game.deal
+        totals = game.scores
+        if self.reward_mode == "score":
+            for p, agent in enumerate(self.possible_agents):
+                rewards[agent] = float(self._scored[p] - totals[p])
+            self._scored = list(totals)
+        elif game.is_over:
+            n = self.n
+            for p, agent in enumerate(self.possible_agents):
+                better = sum(1 for q in range(n) if totals[q] < totals[p])
+                worse = sum(1 for q in range(n) if totals[q] > totals[p])
+                rewards[agent] = (worse - better) / (n - 1) if n > 1 else 0.0
+        self.rewards = rewards
+        if game.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+            for agent in self.agents:
+                self.infos[agent] = {"scores": game.scores, "winners": game.winners}
+            self._next()
+            self._accumulate_rewards()
+            return
+        self._next()
+        self._accumulate_rewards()
+
+    # ------------------------------------------------------------------ observations
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        p = self._agent_index[agent]
+        game = self.game
+        assert game is not None
+        cached = self._obs_cache.get(p)
+        if cached is not None and cached[0] == self._stamp:
+            obs = cached[2]
+        else:
+            obs = self.encode(game.view(p), self._picked if p == self._seat else ())
+            self._obs_cache[p] = (self._stamp, 0, obs)
+        mask = self._mask if p == self._seat else self._no_mask
+        return {"observation": obs.copy(), "action_mask": mask.copy()}
+
+    def encode(self, view: dict[str, Any], picked: Sequence[int] = ()) -> np.ndarray:
+        """The observation vector of one seat's view (layout in ``docs/rl.md``). Parts that change
+        rarely (the hand's and the pile's counts, the cards taken, the melds) are kept between
+        calls and recomputed when the view's part differs, compared in C."""
+        n = self.n
+        me = view["player"]
+        types = NAME_TYPE
+        out = np.zeros(self.obs_layout.size, np.float32)
+        # the hand's counts, kept per seat while the hand is the same
+        hand = view["hand"]
+        cached = self._hand_cache[me]
+        if cached[0] != hand:
+            cached = self._hand_cache[me] = (hand, np.bincount([types[c] for c in hand], minlength=NTYPES))
+        a = self._o_hand
+        out[a : a + NTYPES] = cached[1]
+        ones: list[int] = []  # one-hot positions (each at most once)
+        add = ones.append
+        pile = view["discard_pile"]
+        if pile:
+            add(self._o_top + types[pile[-1]])
+            known = self._pile_names
+            if pile != known:
+                counts = self._pile_counts
+                size = len(known)
+                if len(pile) == size + 1 and pile[:size] == known:  # a discard
+                    counts[types[pile[-1]]] += 1
+                elif len(pile) == size - 1 and known[: size - 1] == pile:  # a draw from the pile
+                    counts[types[known[-1]]] -= 1
+                else:
+                    counts[:] = np.bincount([types[c] for c in pile], minlength=NTYPES)
+                self._pile_names = pile
+            a = self._o_pile
+            out[a : a + NTYPES] = self._pile_counts
+        # the cards each seat took from the pile this deal, from the public events
+        events = view["events"]
+        deal = view["deal"]
+        if deal != self._taken_deal or len(events) < self._taken_seen:
+            self._taken_deal = deal
+            self._taken_seen = 0
+            self._taken = np.zeros(n * NTYPES, np.float32)
+        if len(events) > self._taken_seen:
+            liverpool_call = view["rules"].get("playable_discard") == "liverpool"
+            taken = self._taken
+            for e in events[self._taken_seen :]:
+                kind = e["type"]
+                if kind in ("draw_discard", "buy", "call_penalty") or (kind == "call" and liverpool_call):
+                    taken[e["player"] * NTYPES + types[e["card"]]] += 1
+                elif kind == "draw_pile":
+                    for c in e["cards"]:
+                        taken[e["player"] * NTYPES + types[c]] += 1
+            self._taken_seen = len(events)
+        # seat-relative rows: seats me..n-1 first, then 0..me-1
+        a = self._o_taken
+        split = (n - me) * NTYPES
+        out[a : a + split] = self._taken[me * NTYPES :]
+        if me:
+            out[a + split : a + n * NTYPES] = self._taken[: me * NTYPES]
+        card = view["must_meld"]
+        if card is not None:
+            add(self._o_must + types[card])
+        card = view["taken_from_discard"]
+        if card is not None:
+            add(self._o_taken_now + types[card])
+        rel = self._rel[me]
+        add(self._o_current + rel[view["current"]])
+        if view["discarder"] is not None:
+            add(self._o_discarder + rel[view["discarder"]])
+        base = self._o_passed
+        ones += [base + rel[q] for q in view["passed"]]
+        base = self._o_requests
+        ones += [base + rel[q] for q in view["buy_requests"]]
+        add(self._o_phase + _PHASES[view["phase"]])
+        add(self._o_deal + deal - 1)
+        out[ones] = 1
+        # counts that may repeat a card (rare: a begun lay-down, picked cards)
+        staged = view["staged"]
+        if staged:
+            base = self._o_staged
+            for s in staged:
+                for c in s["cards"]:
+                    out[base + types[c]] += 1
+        if picked:
+            base = self._o_picked
+            for t in picked:
+                out[base + t] += 1
+        # scalars, at the positions of _scalar_idx
+        hand_sizes, down, buys, scores = view["hand_sizes"], view["down"], view["buys_used"], view["scores"]
+        c = view["contract"]
+        values = hand_sizes[me:] + hand_sizes[:me]
+        values += down[me:] + down[:me]
+        values += buys[me:] + buys[:me]
+        values += scores[me:] + scores[:me]
+        values += (
+            view["buy_window"],
+            view["call_window"],
+            view["fresh_discard"],
+            view["retracted"],
+            len(view["swaps"]),
+            view["stock_size"],
+            view["rebuilds"],
+            view["deck_size"],
+            c["sets"],
+            c["runs"],
+            c["cards"],
+            c["whole_hand"],
+        )
+        out[self._scalar_idx] = values
+        melds = view["melds"]
+        if melds:
+            block = self._melds_block
+            rows = self._meld_rows
+            if len(melds) < len(rows) or deal != self._melds_deal:
+                block[:] = 0
+                rows.clear()
+                self._owners.clear()
+                self._melds_deal = deal
+            width = ObsLayout.MELD_WIDTH
+            for m in melds:
+                mid = m["id"]
+                cards = m["cards"]
+                if rows.get(mid) != cards:
+                    rows[mid] = cards
+                    row = mid * width
+                    block[row : row + width] = 0
+                    block[row : row + 4] = (1, m["kind"] == "run", m["start"], len(cards))
+                    for t in [types[c] for c in cards]:
+                        block[row + 5 + t] += 1
+            a = self._o_melds
+            out[a : a + self._o_melds_len] = block
+            # the owner column, seat-relative (melds are only added within a deal)
+            key = (me, len(melds))
+            owners = self._owners.get(key)
+            if owners is None:
+                owners = self._owners[key] = (
+                    np.array([a + m["id"] * width + 4 for m in melds], np.intp),
+                    np.array([rel[m["owner"]] + 1 for m in melds], np.float32),
+                )
+            out[owners[0]] = owners[1]
+        return out
+
+    # ------------------------------------------------------------------ text
+    def describe_action(self, index: int) -> str:
+        """What an index means in this layout (whether or not it is legal now)."""
+        if not 0 <= index < self.action_layout.size:
+            return "out of range"
+        for name, (a, b) in self.action_layout.ranges.items():
+            if a <= index < b:
+                k = index - a
+                if name == "draw_pile":
+                    return f"draw_pile depth {k + 1}"
+                if name in ("discard", "meld_pick"):
+                    return f"{name} {TYPE_NAME[k]}"
+                if name == "meld_commit":
+                    return f"meld_commit variant {k}"
+                if name == "lay_off":
+                    t, rest = divmod(k, self._slots * 2)
+                    meld, high = divmod(rest, 2)
+                    return f"lay_off {TYPE_NAME[t]} on meld {meld} {'high' if high else 'low'}"
+                if name == "swap":
+                    meld, place = divmod(k, self._run_slots)
+                    return f"swap meld {meld} place {place}"
+                return name
+        return "out of range"
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        game = self.game
+        seat = self._seat if self._seat >= 0 else 0
+        view = game.view(seat)
+        lines = [
+            f"deal {view['deal']}/{view['deals']} ({view['contract']['text']}), phase {view['phase']}, "
+            f"seat {seat} to act, scores {view['scores']}",
+            f"pile top: {view['discard_pile'][-1] if view['discard_pile'] else '-'}  stock: {view['stock_size']}",
+            f"hand sizes: {view['hand_sizes']}  down: {view['down']}",
+        ]
+        lines += [f"meld {m['id']} (seat {m['owner']} {m['kind']}): {' '.join(m['cards'])}" for m in view["melds"]]
+        if not game.is_over:
+            lines.append(f"seat {seat} hand: {format_cards(game.hand(seat))}")
+            lines.append("legal: " + ", ".join(f"{i}={self.describe_action(i)}" for i in sorted(self._choice)[:20]))
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+raw_env = LiverpoolAEC

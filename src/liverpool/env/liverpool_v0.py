@@ -353,7 +353,11 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         if not best:
             return None
         left_sets = contract.sets - sets
-        plan = [Meld(seat, "set" if i < left_sets else "run", tuple(cs)) for i, cs in enumerate(best)]
+        # the engine lists a set's cards in card order (one action per meld), a run's in run order
+        plan = [
+            Meld(seat, "set", tuple(sorted(cs))) if i < left_sets else Meld(seat, "run", tuple(cs))
+            for i, cs in enumerate(best)
+        ]
         return plan if plan[0] in melds else None
 
     # ------------------------------------------------------------------ step

@@ -376,7 +376,7 @@ def test_docs_tables_match_the_layouts() -> None:
     import re
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text()
     rows = re.findall(r"^\| (\d+)(?:-(\d+))? \| `(\w+)` \|", text, re.M)
     documented = [(name, int(a), int(b or a)) for a, b, name in rows]
     actions, obs = layouts_for(4, RuleSet())

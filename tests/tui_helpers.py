@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from textual.pilot import Pilot
 
 from liverpool.actions import Buy, Call, Discard, DrawStock
+from liverpool.cards import Card
 from liverpool.tui.app import HandView, LiverpoolApp
 
 STEPS = 4000
@@ -72,3 +73,24 @@ def screen_text(app: LiverpoolApp) -> str:
     parts = re.findall(r"<text[^>]*>(.*?)</text>", svg, flags=re.S)
     text = html.unescape("".join(parts)).replace("\xa0", " ")
     return re.sub(r" +", " ", text)
+
+
+async def choose_by_keys(pilot: Pilot[int], app: LiverpoolApp, cards: Sequence[Card]) -> None:
+    """Move the cursor to each card in turn (arrow keys) and choose it (space)."""
+    hand = app.query_one(HandView)
+    taken: set[int] = set(hand.chosen)
+    for card in cards:
+        index = next(i for i, c in enumerate(hand.cards) if c == card and i not in taken)
+        taken.add(index)
+        while hand.cursor != index:
+            await pilot.press("right")
+        await pilot.press("space")
+
+
+async def to_my_play_phase(pilot: Pilot[int], app: LiverpoolApp) -> None:
+    """Pass and draw by keys until it is the human's turn to play (after drawing)."""
+    while True:
+        await until(pilot, lambda: human_to_act(app))
+        if app.game.current == app.me and app.game.phase == "play":
+            return
+        await play_turn_by_keys(pilot, app)

@@ -108,12 +108,14 @@ class HandView(Widget):
                 style += " reverse"
             if at_cursor:
                 style += " underline"
-            text.append(card_text(card, self.ascii_only).ljust(3), style=style)
-            mark = " "
+            token = card_text(card, self.ascii_only)
+            text.append(token, style=style)
+            mark = ""
             if fresh[card] > 0:
                 fresh[card] -= 1
                 mark = "*"
             text.append(mark, style="bold green")
+            text.append(" " * (SLOT - 1 - len(token) - len(mark)))
         if not self.cards:
             text.append("(no cards)")
         return text
@@ -145,13 +147,14 @@ class LiverpoolApp(App[int]):
     """A game of Liverpool in the terminal."""
 
     TITLE = "Liverpool"
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $boost; padding: 0 1; }
-    #top { height: 1fr; min-height: 5; }
+    #top { height: 2fr; min-height: 5; }
     #players { width: 38; padding: 0 1; }
     #melds-box { width: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
-    #log { height: 5; border-top: solid $primary-darken-2; padding: 0 1; scrollbar-size-vertical: 1; }
+    #log { height: 1fr; min-height: 4; border-top: solid $primary-darken-2; padding: 0 1; scrollbar-size-vertical: 1; }
     #prompt { height: auto; max-height: 3; padding: 0 1; }
     #staging { height: auto; max-height: 3; padding: 0 1; }
     #staging.empty { display: none; }
@@ -343,15 +346,18 @@ class LiverpoolApp(App[int]):
             if isinstance(action, (DrawStock, DrawDiscard)) or any(e.get("type") == "buy" for e in new_events):
                 hand = self.query_one(HandView)
                 hand.fresh = gained if isinstance(action, (DrawStock, DrawDiscard)) else hand.fresh + gained
-                if mine and isinstance(action, DrawStock) and gained:
-                    self.log_line(f"You drew {cards_text(list(gained.elements()), self.ascii_only)}", "green")
             if isinstance(action, Discard) and mine:
                 self.query_one(HandView).fresh = Counter()
             self.session.save()
         names = self.session.names
         deal_end: dict[str, Any] | None = None
+        melds = self.game.view(self.viewer)["melds"]
         for event in new_events:
-            line = event_text(event, names, self.me, self.ascii_only)
+            line = event_text(event, names, self.me, self.ascii_only, melds)
+            if mine and event.get("type") == "draw_stock" and self.me is not None:
+                drawn = Counter(self.game.hand(self.me)) - before
+                if drawn:
+                    line = f"{names[self.me]} drew the {cards_text(list(drawn.elements()), self.ascii_only)} from the stock"
             if line:
                 style = "bold" if event.get("type") in ("down", "deal_end", "game_over", "call_penalty") else ""
                 self.log_line(line, style)

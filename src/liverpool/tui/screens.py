@@ -78,6 +78,9 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(Text("\nThe rules in play", style="bold underline"))
                 yield Static(rules)
 
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
     def action_close(self) -> None:
         self.dismiss(None)
 

@@ -114,8 +114,15 @@ def action_text(
     return str(action)
 
 
-def event_text(event: dict[str, Any], names: Sequence[str], you: int | None = None, ascii_only: bool = False) -> str:
-    """A public event of the game as a line of the log ("" for events not worth a line)."""
+def event_text(
+    event: dict[str, Any],
+    names: Sequence[str],
+    you: int | None = None,
+    ascii_only: bool = False,
+    melds: Sequence[dict[str, Any]] = (),
+) -> str:
+    """A public event of the game as a line of the log ("" for events not worth a line); ``melds``
+    (a view's) name the meld a card was laid off on."""
     kind = event.get("type")
     p = event.get("player")
     who = names[p] if isinstance(p, int) and 0 <= p < len(names) else ""
@@ -150,7 +157,9 @@ def event_text(event: dict[str, Any], names: Sequence[str], you: int | None = No
     if kind == "down":
         return f"{who} is down (contract laid)"
     if kind == "lay_off":
-        return f"{who} laid off {_the(event['card'], a)}"
+        meld = next((m for m in melds if m["id"] == event.get("meld")), None)
+        where = f" on {names[meld['owner']]}'s {meld['kind']}" if meld else ""
+        return f"{who} laid off {_the(event['card'], a)}{where}"
     if kind == "swap":
         return f"{who} swapped {_the(event['card'], a)} for a wild card"
     if kind == "unswap":

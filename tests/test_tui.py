@@ -12,9 +12,12 @@ import pytest
 
 pytest.importorskip("textual")
 
-from liverpool.actions import Buy, Meld, Pass
+from textual.widgets import RichLog
+
+from liverpool.actions import Buy, Meld
 from liverpool.cards import parse_card
 from liverpool.game import Game, IllegalAction
+from liverpool.rules import RuleSet
 from liverpool.solver import find_contract
 from liverpool.tui.app import HandView, LiverpoolApp
 from liverpool.tui.screens import DealEndScreen, GameEndScreen, QuitScreen
@@ -48,7 +51,7 @@ async def _whole_deal(tmp_path: Path) -> None:
             assert name in text
         assert "total" in text
         # the human's own moves are in the log, in words
-        log = "\n".join(line.text for line in app.query_one("RichLog").lines)
+        log = "\n".join(line.text for line in app.query_one(RichLog).lines)
         assert re.search(r"^Ana drew the \S+ from the stock$", log, flags=re.M)  # the card drawn, named to its owner
         assert "Ana discarded the " in log
         await pilot.press("enter")
@@ -143,7 +146,7 @@ async def _buy(tmp_path: Path) -> None:
         bought = next(e for e in game.events if e["type"] == "buy")
         assert bought["player"] == 0 and bought["card"] == top
         assert len(game.hand(0)) == 10 + 1 + bought["penalty"]
-        log = "\n".join(line.text for line in app.query_one("RichLog").lines)
+        log = "\n".join(line.text for line in app.query_one(RichLog).lines)
         assert f"Ana bought the {parse_card(top).pretty()} and 1 penalty card" in log
         assert app.query_one(HandView).fresh  # the bought cards are marked
 
@@ -224,3 +227,36 @@ def test_a_saved_game_that_is_missing_or_broken_is_a_clear_error(tmp_path: Path)
     (tmp_path / "save.json").write_text("{}")
     with pytest.raises(ValueError, match="not a saved game"):
         LocalSession.resume(tmp_path / "save.json")
+
+
+def test_the_game_end_screen_names_the_winner_and_the_record_file(tmp_path: Path) -> None:
+    asyncio.run(_game_end(tmp_path))
+
+
+async def _game_end(tmp_path: Path) -> None:
+    rules = RuleSet.preset("liverpool").with_options(schedule="2S/10")  # a one-deal game
+    session = LocalSession.new(players=3, rules=rules, bots="medium", seed=5, name="Ana", data_dir=tmp_path)
+    app = LiverpoolApp(session, delay=0, buy_seconds=1000)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(400):
+            await until(pilot, lambda: human_to_act(app) or app.modal_open())
+            if app.modal_open():
+                break
+            await play_turn_by_keys(pilot, app)
+        assert isinstance(app.screen, DealEndScreen)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, GameEndScreen))
+        game = app.game
+        assert game.is_over
+        text = screen_text(app)
+        winner = " and ".join(session.names[w] for w in game.winners)
+        assert f"Game over: {winner} win" in text
+        path = session.record_path
+        assert path is not None and path.parent == tmp_path / "games"
+        assert path.name in text.replace(" ", "") or str(path) in text
+        record = json.loads(path.read_text())
+        assert Game.from_record(record).scores == game.scores
+        assert record["names"] == session.names
+        assert not (tmp_path / "save.json").exists()  # a finished game is no longer saved
+        await pilot.press("enter")
+        await until(pilot, lambda: not app.is_running)

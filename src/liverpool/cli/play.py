@@ -75,7 +75,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Play Liverpool in the terminal: you in seat 1, bots in the others. F1 in the game shows the keys.",
     )
     add_rules_args(p)
-    p.add_argument("--players", type=int, default=4, help="seats at the table, you included (default 4; the rules allow 2-8)")
+    p.add_argument(
+        "--players", type=int, default=4, help="seats at the table, you included (default 4; the rules allow 2-8)"
+    )
     p.add_argument(
         "--bots",
         default="medium",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -55,6 +55,10 @@ def sort_hand(cards: Sequence[Card], by_rank: bool) -> list[Card]:
         return (0, SUIT_ORDER.get(c.suit, 9), c.rank)
 
     return sorted(cards, key=key)
+
+
+def hand_size(cards: Counter[Card]) -> int:
+    return sum(cards.values())
 
 
 class HandChanged(Message):
@@ -199,8 +203,13 @@ class LiverpoolApp(App[int]):
         ascii_only: bool = False,
         buy_seconds: float = 8.0,
         auto_deal_end: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``delay``: seconds between the bots' moves; ``buy_seconds``: how long the out-of-turn
+        prompt stays open; ``auto_deal_end``: seconds before the deal-end screen closes by itself
+        (default: never when playing, 6 s when watching); ``clock``: the time source (tests fix it)."""
         super().__init__()
+        self.clock = clock
         self.session = session
         self.delay = delay
         self.ascii_only = ascii_only
@@ -257,6 +266,13 @@ class LiverpoolApp(App[int]):
         return self.session.human
 
     @property
+    def seat(self) -> int:
+        """The human's seat (only asked for when there is one)."""
+        if self.me is None:
+            raise RuntimeError("no human seat: watching")
+        return self.me
+
+    @property
     def viewer(self) -> int:
         """The seat whose view is drawn: the human's, or when watching the seat to play."""
         return self.me if self.me is not None else self.game.current
@@ -295,7 +311,7 @@ class LiverpoolApp(App[int]):
             if any(isinstance(a, (Buy, Call)) for a in legal) and game.current != self.me:
                 self.open_prompt(legal)
             return
-        if self.paused or time.monotonic() < self.next_at:
+        if self.paused or self.clock() < self.next_at:
             return
         self.busy = True
         self.run_worker(self.bot_turn(seat, legal), exclusive=True, group="bots")
@@ -308,13 +324,13 @@ class LiverpoolApp(App[int]):
             self.apply(action)
         finally:
             self.busy = False
-            self.next_at = time.monotonic() + self.delay
+            self.next_at = self.clock() + self.delay
 
     def open_prompt(self, legal: list[Action]) -> None:
         if self.prompt_deadline is None:
-            self.prompt_deadline = time.monotonic() + self.buy_seconds
+            self.prompt_deadline = self.clock() + self.buy_seconds
             self.prompt_legal = legal
-        elif time.monotonic() >= self.prompt_deadline:
+        elif self.clock() >= self.prompt_deadline:
             self.answer_prompt(Pass)
             return
         self.refresh_prompt()
@@ -357,7 +373,8 @@ class LiverpoolApp(App[int]):
             if mine and event.get("type") == "draw_stock" and self.me is not None:
                 drawn = Counter(self.game.hand(self.me)) - before
                 if drawn:
-                    line = f"{names[self.me]} drew the {cards_text(list(drawn.elements()), self.ascii_only)} from the stock"
+                    card = cards_text(list(drawn.elements()), self.ascii_only)
+                    line = f"{names[self.me]} drew the {card} from the stock"
             if line:
                 style = "bold" if event.get("type") in ("down", "deal_end", "game_over", "call_penalty") else ""
                 self.log_line(line, style)
@@ -384,6 +401,7 @@ class LiverpoolApp(App[int]):
                 deal,
                 self.ascii_only,
                 auto_close=auto,
+                next_text="final scores" if game.is_over else "next deal",
             )
         )
 
@@ -462,11 +480,13 @@ class LiverpoolApp(App[int]):
         self.query_one("#melds", Static).update(melds)
         # hand
         viewer_hand = parse_cards(view["hand"]) if view.get("hand") is not None else []
-        hand.set_cards(sort_hand(viewer_hand, self.by_rank))
+        shown = Counter(viewer_hand) - Counter(c for meld in self.staged for c in meld.cards)
+        hand.set_cards(sort_hand(list(shown.elements()), self.by_rank))
         hand.active = self.in_turn()
         who = "Your hand" if self.me is not None else f"{names[self.viewer]}'s hand"
         order = "by rank" if self.by_rank else "by suit"
-        hand.title = f"{who}: {plural(len(viewer_hand), 'card')}, {order}" + (
+        aside = f" ({len(viewer_hand) - hand_size(shown)} staged)" if self.staged else ""
+        hand.title = f"{who}: {plural(len(viewer_hand), 'card')}{aside}, {order}" + (
             "  (* just taken)" if hand.fresh and self.me is not None else ""
         )
         hand.refresh(layout=True)
@@ -488,7 +508,7 @@ class LiverpoolApp(App[int]):
         prompt = self.query_one("#prompt", Static)
         a = self.ascii_only
         if self.prompt_deadline is not None and self.prompt_legal:
-            left = max(0, int(self.prompt_deadline - time.monotonic() + 0.99))
+            left = max(0, int(self.prompt_deadline - self.clock() + 0.99))
             pile = self.game.view(self.me)["discard_pile"] if self.me is not None else []
             top = card_text(pile[-1], a) if pile else "the discard"
             text = Text()
@@ -583,7 +603,7 @@ class LiverpoolApp(App[int]):
         first_reason = ""
         for kind in kinds:
             try:
-                copy.verify(Meld(self.me, kind, tuple(cards)))
+                copy.verify(Meld(self.seat, kind, tuple(cards)))
             except IllegalAction as exc:
                 first_reason = first_reason or str(exc)
                 continue
@@ -609,7 +629,7 @@ class LiverpoolApp(App[int]):
         kind, reason = self.check_meld(cards)
         if reason is not None:
             return reason
-        return Meld(self.me, kind, tuple(cards))  # type: ignore[arg-type]
+        return Meld(self.seat, kind, tuple(cards))
 
     # ------------------------------------------------------------------ actions: keys
     def can_play(self) -> bool:
@@ -741,7 +761,7 @@ class LiverpoolApp(App[int]):
             kind = "set" if i < contract["sets"] else "run"
             meld = self.meld_from_choice(list(cards))
             if isinstance(meld, str):
-                meld = Meld(self.me, kind, tuple(cards))  # type: ignore[arg-type]
+                meld = Meld(self.seat, kind, tuple(cards))
                 try:
                     self.staged_game().verify(meld)
                 except IllegalAction as exc:
@@ -782,7 +802,7 @@ class LiverpoolApp(App[int]):
             return chosen[0]
         return self.query_one(HandView).current
 
-    def choose_action(self, title: str, actions: list[Action]) -> None:
+    def choose_action(self, title: str, actions: Sequence[Action]) -> None:
         view = self.game.view(self.me) if self.me is not None else {"melds": []}
         texts = [action_text(x, self.session.names, self.me, view["melds"], self.ascii_only) for x in actions]
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -130,7 +131,7 @@ class QuitScreen(ModalScreen[bool]):
         )
         with Vertical(id="dialog", classes="small"):
             yield Static(Text("Quit the game?", style="bold"), classes="title")
-            yield Static(f"{more}\n\n[y] yes, quit    [n] no, keep playing")
+            yield Static(Text(f"{more}\n\n[y] yes, quit    [n] no, keep playing"))
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)
@@ -138,7 +139,7 @@ class QuitScreen(ModalScreen[bool]):
 
 def score_table(names: Sequence[str], deal_scores: Sequence[Sequence[int]], totals: Sequence[int]) -> Table:
     """Points per deal and the totals, one column per seat."""
-    table = Table(title="Scores (lowest wins)", padding=(0, 1))
+    table = Table(title="Scores (lowest wins)", padding=(0, 1), box=box.SIMPLE_HEAD)
     table.add_column("deal", justify="right")
     for name in names:
         table.add_column(name, justify="right")
@@ -162,8 +163,10 @@ class DealEndScreen(ModalScreen[None]):
         deal: int,
         ascii_only: bool = False,
         auto_close: float | None = None,
+        next_text: str = "next deal",
     ) -> None:
         super().__init__()
+        self.next_text = next_text
         self.event = event
         self.names = list(names)
         self.deal_scores = deal_scores
@@ -194,7 +197,7 @@ class DealEndScreen(ModalScreen[None]):
             with VerticalScroll():
                 yield Static(hands)
                 yield Static(score_table(self.names, self.deal_scores, self.totals))
-            yield Static("[enter] next deal", classes="hint")
+            yield Static(Text(f"[enter] {self.next_text}", style="bold"), classes="hint")
 
     def on_mount(self) -> None:
         if self.auto_close is not None:
@@ -233,8 +236,8 @@ class GameEndScreen(ModalScreen[None]):
             yield Static(Text(f"Game over: {who} {verb}!", style="bold"), classes="title")
             with VerticalScroll():
                 yield Static(score_table(self.names, self.deal_scores, self.totals))
-                yield Static(where)
-            yield Static("[enter] or [q] leave", classes="hint")
+                yield Static(Text(where))
+            yield Static(Text("[enter] or [q] leave", style="bold"), classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)

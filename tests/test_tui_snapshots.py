@@ -16,11 +16,12 @@ import pytest
 pytest.importorskip("textual")
 pytest.importorskip("pytest_textual_snapshot")
 
+from textual.pilot import Pilot
+
 from liverpool.rules import RuleSet
 from liverpool.tui.app import LiverpoolApp
 from liverpool.tui.screens import DealEndScreen, GameEndScreen
 from liverpool.tui.session import LocalSession
-from textual.pilot import Pilot
 from tui_helpers import choose_by_keys, human_to_act, play_turn_by_keys, to_my_play_phase, until
 
 SIZES = [(80, 24), (160, 48)]

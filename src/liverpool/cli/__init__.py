@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
+from ..bots import names as bot_names
 from . import play, rules, simulate
 from .common import rules_from_args
 
@@ -22,7 +23,12 @@ _COMMANDS = (rules, play, simulate)
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``liverpool`` command; the exit status (2 for bad input, 130 after Ctrl-C)."""
-    parser = argparse.ArgumentParser(prog="liverpool", description="Liverpool Rummy and Contract Rummy")
+    parser = argparse.ArgumentParser(
+        prog="liverpool",
+        description="Liverpool Rummy and Contract Rummy",
+        epilog=f"Bots: {', '.join(bot_names())} (easy, medium and hard are the difficulty levels). "
+        "`liverpool COMMAND --help` shows a command's options.",
+    )
     parser.add_argument("--version", action="version", version=f"liverpool {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in _COMMANDS:

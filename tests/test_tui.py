@@ -14,13 +14,14 @@ pytest.importorskip("textual")
 
 from textual.widgets import RichLog
 
-from liverpool.actions import Buy, Meld
+from liverpool.actions import Buy, Discard, LayOff, Meld
+from liverpool.bots import get
 from liverpool.cards import parse_card
 from liverpool.game import Game, IllegalAction
 from liverpool.rules import RuleSet
 from liverpool.solver import find_contract
 from liverpool.tui.app import HandView, LiverpoolApp
-from liverpool.tui.screens import DealEndScreen, GameEndScreen, QuitScreen
+from liverpool.tui.screens import ChooseScreen, DealEndScreen, GameEndScreen, QuitScreen
 from liverpool.tui.session import LocalSession
 from tui_helpers import choose_by_keys, human_to_act, play_turn_by_keys, screen_text, to_my_play_phase, until
 
@@ -260,3 +261,69 @@ async def _game_end(tmp_path: Path) -> None:
         assert not (tmp_path / "save.json").exists()  # a finished game is no longer saved
         await pilot.press("enter")
         await until(pilot, lambda: not app.is_running)
+
+
+def test_watching_bots_pauses_and_goes_on(tmp_path: Path) -> None:
+    asyncio.run(_watch(tmp_path))
+
+
+async def _watch(tmp_path: Path) -> None:
+    session = LocalSession.new(players=3, bots=["hard", "easy"], seed=8, watch=True, data_dir=tmp_path)
+    assert session.names == ["Ana (hard)", "Bo (easy)", "Cy (easy)"]  # difficulty names shown as such
+    session.bots[0] = get("medium", seed=1)  # the search bot is slow: its seat plays greedily here
+    app = LiverpoolApp(session, delay=0, auto_deal_end=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.game.version > 20)
+        await pilot.press("p")
+        await until(pilot, lambda: not app.busy)
+        version = app.game.version
+        for _ in range(50):
+            await pilot.pause(0.002)
+        assert app.game.version == version
+        assert "PAUSED" in screen_text(app) and "Watching" in screen_text(app)
+        await pilot.press("space")  # space pauses too when watching
+        await until(pilot, lambda: app.game.version > version + 20)
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("y")
+        await until(pilot, lambda: not app.is_running)
+    assert not (tmp_path / "save.json").exists()  # watching saves nothing
+
+
+def test_lay_off_marks_the_melds_a_card_fits_and_a_callable_discard_is_warned(tmp_path: Path) -> None:
+    asyncio.run(_lay_off(tmp_path))
+
+
+async def _lay_off(tmp_path: Path) -> None:
+    app = make_app(tmp_path, seed=4)  # down at the first turn; at the second, cards fit melds
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = app.game
+        for _ in range(2):
+            await to_my_play_phase(pilot, app)
+            if game.view(0)["down"][0]:
+                break
+            await play_turn_by_keys(pilot, app)
+        await play_turn_by_keys(pilot, app)  # discard: the turn after going down
+        await to_my_play_phase(pilot, app)
+        legal = game.legal_actions(0)
+        discards = {a.card for a in legal if isinstance(a, Discard)}
+        fits = [a for a in legal if isinstance(a, LayOff) and a.card in discards]
+        assert fits
+        card = fits[0].card
+        hand = app.query_one(HandView)
+        while hand.current != card:
+            await pilot.press("right")
+        assert app.fitting_melds() == {a.meld for a in fits if a.card == card}
+        assert "◆" in screen_text(app)
+        # R32: the card fits a meld, so the next player may call it: warned first
+        version = game.version
+        await pilot.press("x")
+        assert game.version == version
+        assert "may call it (R32)" in screen_text(app)
+        # lay it off instead
+        await pilot.press("o")
+        if isinstance(app.screen, ChooseScreen):
+            await pilot.press("enter")
+        laid = [e for e in game.events[-3:] if e["type"] == "lay_off"]
+        assert laid and laid[0]["player"] == 0 and laid[0]["card"] == str(card)
+        assert f"Ana laid off the {card.pretty()} on " in "\n".join(line.text for line in app.query_one(RichLog).lines)

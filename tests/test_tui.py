@@ -14,15 +14,16 @@ pytest.importorskip("textual")
 
 from textual.widgets import RichLog
 
-from liverpool.actions import Buy, Discard, LayOff, Meld
+from liverpool.actions import Buy, Discard, LayOff, Meld, SwapJoker
 from liverpool.bots import get
 from liverpool.cards import parse_card
 from liverpool.game import Game, IllegalAction
 from liverpool.rules import RuleSet
 from liverpool.solver import find_contract
-from liverpool.tui.app import HandView, LiverpoolApp
+from liverpool.tui.app import SLOT, HandView, LiverpoolApp
 from liverpool.tui.screens import ChooseScreen, DealEndScreen, GameEndScreen, QuitScreen
 from liverpool.tui.session import LocalSession
+from liverpool.tui.words import action_text
 from tui_helpers import choose_by_keys, human_to_act, play_turn_by_keys, screen_text, to_my_play_phase, until
 
 
@@ -327,3 +328,29 @@ async def _lay_off(tmp_path: Path) -> None:
         laid = [e for e in game.events[-3:] if e["type"] == "lay_off"]
         assert laid and laid[0]["player"] == 0 and laid[0]["card"] == str(card)
         assert f"Ana laid off the {card.pretty()} on " in "\n".join(line.text for line in app.query_one(RichLog).lines)
+
+
+def test_cards_are_chosen_with_the_mouse_too(tmp_path: Path) -> None:
+    asyncio.run(_mouse(tmp_path))
+
+
+async def _mouse(tmp_path: Path) -> None:
+    app = make_app(tmp_path, seed=27)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_my_play_phase(pilot, app)
+        hand = app.query_one(HandView)
+        # the third card of the first row: each card takes five cells, the row under the title
+        assert await pilot.click(HandView, offset=(1 + 2 * SLOT + 1, 1))
+        assert hand.chosen == [2] and hand.cursor == 2
+        assert await pilot.click(HandView, offset=(1 + 2 * SLOT + 1, 1))
+        assert hand.chosen == []
+
+
+def test_a_joker_swap_is_described_in_words() -> None:
+    names = ["Ana", "Bo (medium)"]
+    melds = [{"id": 3, "owner": 1, "kind": "run", "cards": ["5H", "6H", "JK", "8H"]}]
+    text = action_text(SwapJoker(0, 3, 2, parse_card("7H")), names, 0, melds)
+    assert text == (
+        "put your 7♥ in place of the joker in Bo (medium)'s run 5♥ 6♥ JK 8♥; "
+        "the joker comes to your hand and must be played this turn"
+    )

@@ -100,7 +100,8 @@ def action_text(
         m = by_id.get(action.meld)
         wild = "the wild card"
         if m and 0 <= action.index < len(m["cards"]):
-            wild = _the(m["cards"][action.index], ascii_only)
+            token = m["cards"][action.index]
+            wild = "the joker" if parse_card(token).is_joker else f"the {card_text(token, ascii_only)}"
         return (
             f"put your {card_text(action.card, ascii_only)} in place of {wild} in {where(action.meld)}; "
             f"{wild} comes to your hand and must be played this turn"

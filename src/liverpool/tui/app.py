@@ -223,7 +223,6 @@ class LiverpoolApp(App[int]):
         self.staged: list[Meld] = []
         self.message: Text | None = None
         self.warned_discard: Card | None = None
-        self.hand_before: Counter[Card] | None = None
         self.ended = False
         self.quit_reason = ""
 

@@ -159,7 +159,8 @@ def event_text(
         return f"{who} is down (contract laid)"
     if kind == "lay_off":
         meld = next((m for m in melds if m["id"] == event.get("meld")), None)
-        where = f" on {names[meld['owner']]}'s {meld['kind']}" if meld else ""
+        owner = "their own" if meld and meld["owner"] == p else f"{names[meld['owner']]}'s" if meld else ""
+        where = f" on {owner} {meld['kind']}" if meld else ""
         return f"{who} laid off {_the(event['card'], a)}{where}"
     if kind == "swap":
         return f"{who} swapped {_the(event['card'], a)} for a wild card"

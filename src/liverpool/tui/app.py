@@ -508,12 +508,15 @@ class LiverpoolApp(App[int]):
         a = self.ascii_only
         if self.prompt_deadline is not None and self.prompt_legal:
             left = max(0, int(self.prompt_deadline - self.clock() + 0.99))
-            pile = self.game.view(self.me)["discard_pile"] if self.me is not None else []
+            view = self.game.view(self.seat)
+            pile = view["discard_pile"]
             top = card_text(pile[-1], a) if pile else "the discard"
+            penalty = int(view["rules"].get("buy_penalty", 0))
+            extra = f" (and {'a penalty card' if penalty == 1 else plural(penalty, 'penalty card')})" if penalty else ""
             text = Text()
             choices = []
             if any(isinstance(x, Buy) for x in self.prompt_legal):
-                choices.append(f"[b] buy the {top} (and a penalty card)")
+                choices.append(f"[b] buy the {top}{extra}")
             if any(isinstance(x, Call) for x in self.prompt_legal):
                 choices.append(f"[c] call the {top}")
             text.append("Out of turn: " + "  ".join(choices), style="bold yellow")

@@ -25,7 +25,7 @@ from textual.widgets import Footer, RichLog, Static
 
 from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff, Meld, Pass, SwapJoker
 from ..cards import Card, parse_card, parse_cards
-from ..game import IllegalAction
+from ..game import Game, IllegalAction
 from ..solver import find_contract
 from .screens import ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
 from .session import LocalSession
@@ -257,7 +257,7 @@ class LiverpoolApp(App[int]):
 
     # ------------------------------------------------------------------ state helpers
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         return self.session.game
 
     @property
@@ -575,7 +575,7 @@ class LiverpoolApp(App[int]):
         hand = self.query_one(HandView)
         return [hand.cards[i] for i in hand.chosen if i < len(hand.cards)]
 
-    def staged_game(self) -> Any:
+    def staged_game(self) -> Game:
         """A copy of the game with the staged melds applied (they were checked by the engine)."""
         copy = self.game.copy()
         for meld in self.staged:
@@ -589,7 +589,7 @@ class LiverpoolApp(App[int]):
             copy = self.staged_game()
         except IllegalAction:
             return False
-        return bool(copy.view(self.me)["down"][self.me])
+        return bool(copy.view(self.seat)["down"][self.seat])
 
     def check_meld(self, cards: list[Card]) -> tuple[str, str | None]:
         """The kind the chosen cards make and None, or the likelier kind and the engine's reason."""
@@ -612,7 +612,7 @@ class LiverpoolApp(App[int]):
             return kind, None
         return kinds[0], first_reason
 
-    def listed_meld(self, copy: Any, cards: list[Card]) -> Meld | None:
+    def listed_meld(self, copy: Game, cards: list[Card]) -> Meld | None:
         """The engine's listed Meld action with exactly these cards (its wild card placement)."""
         want = Counter(cards)
         for action in copy.legal_actions(self.me):
@@ -749,7 +749,7 @@ class LiverpoolApp(App[int]):
     def action_fill(self) -> None:
         if not self.can_play():
             return
-        view = self.game.view(self.me)
+        view = self.game.view(self.seat)
         if view["down"][self.me]:
             self.say("You are down already.", "yellow")
             return
@@ -781,7 +781,7 @@ class LiverpoolApp(App[int]):
             self.say("Stage melds first: choose cards and press m (or f for a suggestion).", "yellow")
             return
         if not self.staged_complete():
-            need = self.game.view(self.me)["contract"]["text"]
+            need = self.game.view(self.seat)["contract"]["text"]
             self.say(f"The staged melds do not make the contract yet ({need}).", "yellow")
             return
         melds, self.staged = self.staged, []
@@ -861,7 +861,7 @@ class LiverpoolApp(App[int]):
             else:
                 self.say("That card may not be discarded now.", "yellow")
             return
-        view = self.game.view(self.me)
+        view = self.game.view(self.seat)
         callable_ = (
             view["rules"].get("playable_discard") == "call"
             and view["down"][self.me]

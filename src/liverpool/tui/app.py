@@ -384,6 +384,7 @@ class LiverpoolApp(App[int]):
         self.refresh_view()
         if deal_end is not None:
             self.staged = []
+            self.query_one(HandView).fresh = Counter()  # a new hand: nothing in it was just taken
             self.show_deal_end(deal_end)
         return True
 

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("textual")
 
 from textual.widgets import RichLog
+from tui_helpers import choose_by_keys, human_to_act, play_turn_by_keys, screen_text, to_my_play_phase, until
 
 from liverpool.actions import Buy, Discard, LayOff, Meld, SwapJoker
 from liverpool.bots import get
@@ -24,7 +25,6 @@ from liverpool.tui.app import SLOT, HandView, LiverpoolApp
 from liverpool.tui.screens import ChooseScreen, DealEndScreen, GameEndScreen, QuitScreen
 from liverpool.tui.session import LocalSession
 from liverpool.tui.words import action_text
-from tui_helpers import choose_by_keys, human_to_act, play_turn_by_keys, screen_text, to_my_play_phase, until
 
 
 def make_app(tmp_path: Path, seed: int = 3, players: int = 4, **kwargs: object) -> LiverpoolApp:

@@ -1,7 +1,7 @@
 """Snapshots of the app's main screens at 80×24 and 160×48 (pytest-textual-snapshot).
 
-The SVGs are in tests/__snapshots__/; after a deliberate change of the screens, review the new
-pictures and update them with ``pytest tests/test_tui_snapshots.py --snapshot-update``. The clock is
+The SVGs are in tests/tui/__snapshots__/; after a deliberate change of the screens, review the new
+pictures and update them with ``pytest tests/tui/test_tui_snapshots.py --snapshot-update``. The clock is
 fixed, so the buy prompt's countdown does not move.
 """
 
@@ -17,12 +17,12 @@ pytest.importorskip("textual")
 pytest.importorskip("pytest_textual_snapshot")
 
 from textual.pilot import Pilot
+from tui_helpers import choose_by_keys, human_to_act, play_turn_by_keys, to_my_play_phase, until
 
 from liverpool.rules import RuleSet
 from liverpool.tui.app import LiverpoolApp
 from liverpool.tui.screens import DealEndScreen, GameEndScreen
 from liverpool.tui.session import LocalSession
-from tui_helpers import choose_by_keys, human_to_act, play_turn_by_keys, to_my_play_phase, until
 
 SIZES = [(80, 24), (160, 48)]
 SnapCompare = Callable[..., bool]

@@ -8,9 +8,12 @@ subcommand is a module of this package with a ``register`` function, named in ``
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
+from .. import __version__
+from ..bots import names as bot_names
 from . import play, review, rules, simulate
 from .common import rules_from_args
 
@@ -20,16 +23,34 @@ _COMMANDS = (rules, play, simulate, review)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="liverpool", description="Liverpool Rummy and Contract Rummy")
+    """Run the ``liverpool`` command; the exit status (2 for bad input, 130 after Ctrl-C)."""
+    parser = argparse.ArgumentParser(
+        prog="liverpool",
+        description="Liverpool Rummy and Contract Rummy",
+        epilog=f"Bots: {', '.join(bot_names())} (easy, medium and hard are the difficulty levels). "
+        "`liverpool COMMAND --help` shows a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"liverpool {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in _COMMANDS:
         command.register(sub)
     args = parser.parse_args(argv)
     try:
         result: int = args.func(args)
+        sys.stdout.flush()
     except ValueError as exc:
         print(f"liverpool: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\nliverpool: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `liverpool rules | head`): stop quietly, and keep the
+        # interpreter's last flush of stdout from complaining
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 0
     return result
 
 

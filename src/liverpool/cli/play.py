@@ -1,29 +1,103 @@
-"""``liverpool play``: a game in the terminal against bots (``--watch``: bots only)."""
+"""``liverpool play``: a game in the terminal against bots, in a full-screen app (``--watch``: bots only).
+
+Every value is checked before anything starts: a wrong bot name, a table size the rules do not
+allow, a negative delay are errors naming the limits.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 
+from ..bots import names as bot_names
 from .common import add_rules_args, rules_from_args
 
 __all__ = ["register"]
 
+MAX_DELAY = 60.0
+MAX_BUY_TIME = 600.0
+
+
+def _seconds(limit: float, what: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} is a number of seconds, got {text!r}") from None
+        if not 0 <= value <= limit:
+            raise argparse.ArgumentTypeError(f"{what} must be 0 to {limit:g} seconds, got {text}")
+        return value
+
+    return parse
+
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    from ..watch import watch
+    try:
+        from ..tui.app import LiverpoolApp
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        print(
+            f"liverpool play needs the optional extra 'tui' (textual): pip install -e '.[tui]' ({exc})",
+            file=sys.stderr,
+        )
+        return 2
+    from ..tui.session import LocalSession, data_dir
 
-    rules = rules_from_args(args.preset, args.settings)
-    human = False if args.watch else None
-    return watch(players=args.players, rules=rules, seed=args.seed, delay=args.delay, bots=args.bots, human=human)
+    folder = data_dir()
+    if args.resume:
+        session = LocalSession.resume(folder / "save.json", data_dir=folder)
+    else:
+        rules = rules_from_args(args.preset, args.settings)
+        session = LocalSession.new(
+            players=args.players,
+            rules=rules,
+            bots=args.bots,
+            seed=args.seed,
+            name=args.name,
+            watch=args.watch,
+            data_dir=folder,
+        )
+    app = LiverpoolApp(session, delay=args.delay, ascii_only=args.ascii, buy_seconds=args.buy_time)
+    app.run()
+    if app.quit_reason:
+        print(app.quit_reason)
+    if session.record_path is not None:
+        print(f"The game's record: {session.record_path}")
+    return 0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand."""
-    p = sub.add_parser("play", help="play against bots in the terminal (or --watch bots play)")
+    bots = ", ".join(bot_names())
+    p = sub.add_parser(
+        "play",
+        help="play against bots in a full-screen terminal app (or --watch bots play)",
+        description="Play Liverpool in the terminal: you in seat 1, bots in the others. F1 in the game shows the keys.",
+    )
     add_rules_args(p)
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--delay", type=float, default=0.0, help="seconds to pause between turns")
-    p.add_argument("--bots", default="greedy", help="bot name for every seat, or a comma list")
-    p.add_argument("--watch", action="store_true", help="bots in every seat; you only watch")
+    p.add_argument(
+        "--players", type=int, default=4, help="seats at the table, you included (default 4; the rules allow 2-8)"
+    )
+    p.add_argument(
+        "--bots",
+        default="medium",
+        help=f"bots for the other seats, a comma list; the last repeats (default medium). Bots: {bots}",
+    )
+    p.add_argument("--seed", type=int, default=None, help="shuffle seed, to play the same cards again")
+    p.add_argument("--name", default="You", help="your name at the table (default You)")
+    p.add_argument("--ascii", action="store_true", help="suits as letters (S H D C) instead of symbols")
+    p.add_argument("--watch", action="store_true", help="bots in every seat; you watch (p pauses)")
+    p.add_argument(
+        "--delay",
+        type=_seconds(MAX_DELAY, "--delay"),
+        default=0.5,
+        help=f"seconds between the bots' moves (default 0.5, 0 to {MAX_DELAY:g})",
+    )
+    p.add_argument(
+        "--buy-time",
+        type=_seconds(MAX_BUY_TIME, "--buy-time"),
+        default=8.0,
+        help="seconds the out-of-turn buy/call prompt stays open before passing (default 8)",
+    )
+    p.add_argument("--resume", action="store_true", help="continue the game saved when you last quit")
     p.set_defaults(func=_cmd_play)

@@ -13,10 +13,12 @@ import sys
 
 from rich.console import Console
 
+from ..bots import names as bot_names
 from ..sim.ratings import ladder_bots, run_ladder
 from ..sim.ray_backend import RayBackendError, RayUnavailableError
 from ..sim.report import print_ladder, print_tournament
-from ..sim.tournament import parse_seats, run_tournament
+from ..sim.runner import Interrupted
+from ..sim.tournament import TournamentResult, parse_seats, run_tournament
 from .common import add_rules_args, rules_from_args
 
 __all__ = ["register", "simulate_command"]
@@ -73,6 +75,8 @@ def simulate_command(args: argparse.Namespace) -> int:
     except (RayUnavailableError, RayBackendError) as exc:
         print(f"liverpool: error: {exc}", file=sys.stderr)
         return 2
+    except Interrupted as stop:
+        return _interrupted(stop, args, out)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -80,17 +84,34 @@ def simulate_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interrupted(stop: Interrupted, args: argparse.Namespace, out: Console) -> int:
+    """Ctrl-C: the workers are stopped; print what the finished games show."""
+    done = len(stop.results)
+    print(f"\nliverpool: interrupted after {done} of {stop.total} games", file=sys.stderr)
+    summary = stop.summary
+    if isinstance(summary, TournamentResult) and done:
+        if args.json:
+            print(json.dumps(summary.to_dict(), indent=2))
+        else:
+            print_tournament(summary, out)
+    return 130
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``simulate`` subcommand."""
     p = sub.add_parser("simulate", help="play many games between bots and measure them")
     add_rules_args(p)
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seats", default="greedy,greedy,greedy,greedy")
-    p.add_argument("--jobs", type=int, default=1)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument(
+        "--seats",
+        default="greedy,greedy,greedy,greedy",
+        help=f"one bot per seat, a comma list; options as name:option=value (bots: {', '.join(bot_names())})",
+    )
+    p.add_argument("--jobs", type=int, default=1, help="processes playing at once (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="tournament seed: the same seed plays the same games")
     p.add_argument("--think", type=float, default=None, help="seconds per decision for searching bots")
-    p.add_argument("--backend", choices=["local", "ray"], default="local")
+    p.add_argument("--backend", choices=["local", "ray"], default="local", help="local processes (default) or Ray")
     p.add_argument("--address", default=None, help="Ray cluster address (backend ray)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--ladder", action="store_true", help="play every bot against the others and rate them")
     p.set_defaults(func=simulate_command)

@@ -11,9 +11,20 @@ from .games import GameResult, GameSpec
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["BACKENDS", "run_games"]
+__all__ = ["BACKENDS", "Interrupted", "run_games"]
 
 BACKENDS = ("local", "ray")
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while games were played: ``results`` holds the games finished so far (in spec order)
+    of ``total``; callers may attach a ``summary`` of them (e.g. a tournament's statistics)."""
+
+    def __init__(self, results: list[GameResult], total: int) -> None:
+        super().__init__(f"interrupted after {len(results)} of {total} games")
+        self.results = results
+        self.total = total
+        self.summary: object | None = None
 
 
 def _backend(
@@ -48,6 +59,27 @@ def run_games(
     if len(slot) != len(specs):
         raise ValueError("game indexes must be distinct")
     results: list[GameResult | None] = [None] * len(specs)
+    try:
+        _collect(specs, jobs, backend, address, progress, console, description, slot, results)
+    except KeyboardInterrupt:
+        raise Interrupted([r for r in results if r is not None], len(specs)) from None
+    missing = [specs[i].index for i, r in enumerate(results) if r is None]
+    if missing:  # pragma: no cover - a backend that lost games
+        raise RuntimeError(f"games {missing[:5]} returned no result")
+    return [r for r in results if r is not None]
+
+
+def _collect(
+    specs: Sequence[GameSpec],
+    jobs: int,
+    backend: str,
+    address: str | None,
+    progress: bool,
+    console: Console | None,
+    description: str,
+    slot: dict[int, int],
+    results: list[GameResult | None],
+) -> None:
     # the backend starts (processes forked, Ray connected, games submitted) before the bar's thread
     with _backend(specs, jobs, backend, address) as finished:
         if progress and specs:
@@ -78,7 +110,3 @@ def run_games(
         else:
             for result in finished:
                 results[slot[result.index]] = result
-    missing = [specs[i].index for i, r in enumerate(results) if r is None]
-    if missing:  # pragma: no cover - a backend that lost games
-        raise RuntimeError(f"games {missing[:5]} returned no result")
-    return [r for r in results if r is not None]

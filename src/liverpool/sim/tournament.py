@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .. import bots as bot_registry
 from ..rules import RuleSet
 from .games import GameResult, GameSpec, derive_seed
-from .runner import run_games
+from .runner import Interrupted, run_games
 from .stats import mean_ci, wilson_interval
 
 if TYPE_CHECKING:
@@ -257,7 +257,14 @@ def run_tournament(
     check_lineup(seats, rules, games, think)
     specs = tournament_specs(seats, games, rules, seed, think)
     start = time.perf_counter()
-    results = run_games(specs, jobs=jobs, backend=backend, address=address, progress=progress, console=console)
+    try:
+        results = run_games(specs, jobs=jobs, backend=backend, address=address, progress=progress, console=console)
+    except Interrupted as stop:
+        # Ctrl-C: the statistics of the games finished so far go with the interruption
+        stop.summary = TournamentResult(
+            seats=seats, seed=seed, rules=rules, think=think, games=stop.results, seconds=time.perf_counter() - start
+        )
+        raise
     return TournamentResult(
         seats=seats, seed=seed, rules=rules, think=think, games=results, seconds=time.perf_counter() - start
     )

@@ -1,0 +1,879 @@
+"""The Textual app: one table of Liverpool seen from one seat, the bots playing the other seats.
+
+Every rule is the engine's: what may be done comes from the legal actions the engine lists (or its
+``verify`` for a meld built by hand), the suggested lay-down from :func:`liverpool.solver.find_contract`,
+and everything drawn on screen from the seat's own view (``Game.view(p)``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Footer, RichLog, Static
+
+from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff, Meld, Pass, SwapJoker
+from ..cards import Card, parse_card, parse_cards
+from ..game import Game, IllegalAction
+from ..solver import find_contract
+from .screens import ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
+from .session import LocalSession
+from .words import action_text, card_text, cards_text, event_text, plural
+
+__all__ = ["HandView", "LiverpoolApp"]
+
+SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
+SLOT = 5  # cells per card in the hand
+
+
+def card_style(card: Card) -> str:
+    """Red for hearts and diamonds, magenta for jokers."""
+    if card.is_joker:
+        return "bold magenta"
+    return "bold red" if card.suit in "HD" else "bold"
+
+
+def sort_hand(cards: Sequence[Card], by_rank: bool) -> list[Card]:
+    """The hand sorted by suit then rank, or by rank then suit; jokers last."""
+
+    def key(c: Card) -> tuple[int, int, int]:
+        if c.is_joker:
+            return (1, 99, 99)
+        if by_rank:
+            return (0, c.rank, SUIT_ORDER.get(c.suit, 9))
+        return (0, SUIT_ORDER.get(c.suit, 9), c.rank)
+
+    return sorted(cards, key=key)
+
+
+def hand_size(cards: Counter[Card]) -> int:
+    return sum(cards.values())
+
+
+class HandChanged(Message):
+    """The cursor or the choice moved."""
+
+
+class HandView(Widget):
+    """The player's hand: a cursor, chosen cards (reversed), cards just taken marked ``*``."""
+
+    DEFAULT_CSS = """
+    HandView { height: auto; min-height: 3; }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cards: list[Card] = []
+        self.cursor = 0
+        self.chosen: list[int] = []  # indices into cards, in the order chosen
+        self.fresh: Counter[Card] = Counter()
+        self.title = "Your hand"
+        self.ascii_only = False
+        self.active = False
+
+    def set_cards(self, cards: list[Card]) -> None:
+        if Counter(cards) != Counter(self.cards) or cards != self.cards:
+            if Counter(cards) != Counter(self.cards):
+                self.chosen = []
+            self.cards = cards
+            self.cursor = min(self.cursor, max(0, len(cards) - 1))
+        self.refresh(layout=True)
+
+    def per_line(self) -> int:
+        return max(1, (self.size.width or 80) // SLOT)
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        per = max(1, width // SLOT)
+        return 1 + max(1, -(-len(self.cards) // per))
+
+    def render(self) -> Text:
+        text = Text(self.title, style="bold")
+        text.append("\n")
+        per = self.per_line()
+        fresh = Counter(self.fresh)
+        for i, card in enumerate(self.cards):
+            if i and i % per == 0:
+                text.append("\n")
+            at_cursor = i == self.cursor and self.active
+            text.append(">" if at_cursor else " ", style="bold yellow")
+            style = card_style(card)
+            if i in self.chosen:
+                style += " reverse"
+            if at_cursor:
+                style += " underline"
+            token = card_text(card, self.ascii_only)
+            text.append(token, style=style)
+            mark = ""
+            if fresh[card] > 0:
+                fresh[card] -= 1
+                mark = "*"
+            text.append(mark, style="bold green")
+            text.append(" " * (SLOT - 1 - len(token) - len(mark)))
+        if not self.cards:
+            text.append("(no cards)")
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y < 1:
+            return
+        index = (event.y - 1) * self.per_line() + event.x // SLOT
+        if 0 <= index < len(self.cards):
+            self.cursor = index
+            self.toggle()
+
+    def toggle(self) -> None:
+        if not self.cards:
+            return
+        if self.cursor in self.chosen:
+            self.chosen.remove(self.cursor)
+        else:
+            self.chosen.append(self.cursor)
+        self.refresh()
+        self.post_message(HandChanged())
+
+    @property
+    def current(self) -> Card | None:
+        return self.cards[self.cursor] if self.cards else None
+
+
+class LiverpoolApp(App[int]):
+    """A game of Liverpool in the terminal."""
+
+    TITLE = "Liverpool"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $boost; padding: 0 1; }
+    #top { height: 2fr; min-height: 5; }
+    #players { width: 38; padding: 0 1; }
+    #melds-box { width: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
+    #log { height: 1fr; min-height: 4; border-top: solid $primary-darken-2; padding: 0 1; scrollbar-size-vertical: 1; }
+    #prompt { height: auto; max-height: 3; padding: 0 1; }
+    #staging { height: auto; max-height: 3; padding: 0 1; }
+    #staging.empty { display: none; }
+    HandView { padding: 0 1; border-top: solid $primary-darken-2; }
+    ModalScreen { align: center middle; }
+    #dialog { width: 90%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
+    #dialog.small { height: auto; width: 70; }
+    #dialog .title { height: auto; margin-bottom: 1; }
+    #dialog .hint { height: 1; dock: bottom; }
+    #dialog VerticalScroll { height: 1fr; }
+    #choices { height: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1,question_mark", "help", "help"),
+        Binding("q", "quit_game", "quit"),
+        Binding("ctrl+c", "save_and_quit", "save & quit", show=False, priority=True),
+        Binding("p", "pause", "pause"),
+        Binding("t", "sort", "sort"),
+        Binding("left,h", "cursor(-1)", "left", show=False),
+        Binding("right,l", "cursor(1)", "right", show=False),
+        Binding("space", "choose", "choose", show=False),
+        Binding("s", "draw_stock", "stock", show=False),
+        Binding("d", "draw_discard", "discard pile", show=False),
+        Binding("m", "stage", "meld", show=False),
+        Binding("f", "fill", "suggest", show=False),
+        Binding("enter", "lay_down", "lay down", show=False),
+        Binding("escape", "cancel", "cancel", show=False),
+        Binding("o", "lay_off", "lay off", show=False),
+        Binding("j", "swap", "joker swap", show=False),
+        Binding("x", "discard", "discard", show=False),
+        Binding("a", "all_actions", "actions"),
+        Binding("b", "buy", "buy", show=False),
+        Binding("c", "call", "call", show=False),
+        Binding("n", "pass_now", "pass", show=False),
+    ]
+
+    def __init__(
+        self,
+        session: LocalSession,
+        delay: float = 0.5,
+        ascii_only: bool = False,
+        buy_seconds: float = 8.0,
+        auto_deal_end: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """``delay``: seconds between the bots' moves; ``buy_seconds``: how long the out-of-turn
+        prompt stays open; ``auto_deal_end``: seconds before the deal-end screen closes by itself
+        (default: never when playing, 6 s when watching); ``clock``: the time source (tests fix it)."""
+        super().__init__()
+        self.clock = clock
+        self.session = session
+        self.delay = delay
+        self.ascii_only = ascii_only
+        self.buy_seconds = buy_seconds
+        self.auto_deal_end = auto_deal_end
+        self.paused = False
+        self.busy = False  # a bot is deciding
+        self.next_at = 0.0
+        self.prompt_deadline: float | None = None
+        self.prompt_legal: list[Action] = []
+        self.staged: list[Meld] = []
+        self.message: Text | None = None
+        self.warned_discard: Card | None = None
+        self.ended = False
+        self.quit_reason = ""
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="top"):
+            yield Static(id="players")
+            with VerticalScroll(id="melds-box"):
+                yield Static(id="melds")
+        yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        yield Static(id="prompt")
+        yield Static(id="staging")
+        hand = HandView(id="hand")
+        hand.ascii_only = self.ascii_only
+        yield hand
+        yield Footer()
+
+    def on_mount(self) -> None:
+        log = self.query_one(RichLog)
+        names = self.session.names
+        for event in self.session.game.events[-200:]:
+            line = event_text(event, names, self.session.human, self.ascii_only)
+            if line:
+                log.write(Text(line))
+        if self.session.watching:
+            log.write(Text("Watching bots play: p pauses, q quits.", style="italic"))
+        else:
+            log.write(Text("Welcome! F1 or ? shows the keys and the rules in play.", style="italic"))
+        self.set_interval(0.05, self.tick)
+        self.refresh_view()
+
+    # ------------------------------------------------------------------ state helpers
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def me(self) -> int | None:
+        return self.session.human
+
+    @property
+    def seat(self) -> int:
+        """The human's seat (only asked for when there is one)."""
+        if self.me is None:
+            raise RuntimeError("no human seat: watching")
+        return self.me
+
+    @property
+    def viewer(self) -> int:
+        """The seat whose view is drawn: the human's, or when watching the seat to play."""
+        return self.me if self.me is not None else self.game.current
+
+    def my_turn_legal(self) -> list[Action]:
+        """The human's legal actions when it is their turn to act (in turn or out of turn)."""
+        if self.me is None or self.game.is_over or self.busy:
+            return []
+        seat, legal = self.session.to_act()
+        return legal if seat == self.me else []
+
+    def in_turn(self) -> bool:
+        return self.me is not None and not self.game.is_over and self.game.current == self.me
+
+    def say(self, text: str, style: str = "") -> None:
+        self.message = Text(text, style=style)
+        self.refresh_view()
+
+    def log_line(self, text: str, style: str = "") -> None:
+        self.query_one(RichLog).write(Text(text, style=style))
+
+    # ------------------------------------------------------------------ the loop
+    def modal_open(self) -> bool:
+        return len(self.screen_stack) > 1
+
+    def tick(self) -> None:
+        """Advance the game: bots act at the chosen pace; the human's prompt times out."""
+        if self.ended or self.busy or self.modal_open():
+            return
+        game = self.game
+        if game.is_over:
+            self.show_game_end()
+            return
+        seat, legal = self.session.to_act()
+        if seat == self.me:
+            if any(isinstance(a, (Buy, Call)) for a in legal) and game.current != self.me:
+                self.open_prompt(legal)
+            return
+        if self.paused or self.clock() < self.next_at:
+            return
+        self.busy = True
+        self.run_worker(self.bot_turn(seat, legal), exclusive=True, group="bots")
+
+    async def bot_turn(self, seat: int, legal: list[Action]) -> None:
+        try:
+            view = self.game.view(seat)
+            bot = self.session.bots[seat]
+            action = await asyncio.to_thread(bot.act, view, legal)
+            self.apply(action)
+        finally:
+            self.busy = False
+            self.next_at = self.clock() + self.delay
+
+    def open_prompt(self, legal: list[Action]) -> None:
+        if self.prompt_deadline is None:
+            self.prompt_deadline = self.clock() + self.buy_seconds
+            self.prompt_legal = legal
+        elif self.clock() >= self.prompt_deadline:
+            self.answer_prompt(Pass)
+            return
+        self.refresh_prompt()
+
+    def answer_prompt(self, kind: type[Action]) -> None:
+        chosen = next((a for a in self.prompt_legal if isinstance(a, kind)), None)
+        if chosen is None:
+            self.bell()
+            return
+        self.prompt_deadline = None
+        self.prompt_legal = []
+        self.apply(chosen)
+
+    def apply(self, action: Action) -> bool:
+        """Apply an action through the session; False (and the reason shown) when refused."""
+        mine = action.player == self.me
+        before = Counter(self.game.hand(self.me)) if self.me is not None else Counter()
+        try:
+            new_events = self.session.apply(action)
+        except IllegalAction as exc:
+            self.say(f"Not allowed: {exc}", "bold red")
+            return False
+        if mine:
+            self.message = None
+            self.warned_discard = None
+        if self.me is not None and not self.game.is_over:
+            after = Counter(self.game.hand(self.me))
+            gained = after - before
+            if isinstance(action, (DrawStock, DrawDiscard)) or any(e.get("type") == "buy" for e in new_events):
+                hand = self.query_one(HandView)
+                hand.fresh = gained if isinstance(action, (DrawStock, DrawDiscard)) else hand.fresh + gained
+            if isinstance(action, Discard) and mine:
+                self.query_one(HandView).fresh = Counter()
+            self.session.save()
+        names = self.session.names
+        deal_end: dict[str, Any] | None = None
+        melds = self.game.view(self.viewer)["melds"]
+        for event in new_events:
+            line = event_text(event, names, self.me, self.ascii_only, melds)
+            if mine and event.get("type") == "draw_stock" and self.me is not None:
+                drawn = Counter(self.game.hand(self.me)) - before
+                if drawn:
+                    card = cards_text(list(drawn.elements()), self.ascii_only)
+                    line = f"{names[self.me]} drew the {card} from the stock"
+            if line:
+                style = "bold" if event.get("type") in ("down", "deal_end", "game_over", "call_penalty") else ""
+                self.log_line(line, style)
+            if event.get("type") == "deal_end":
+                deal_end = event
+        if not self.in_turn():
+            self.staged = []
+        self.refresh_view()
+        if deal_end is not None:
+            self.staged = []
+            self.query_one(HandView).fresh = Counter()  # a new hand: nothing in it was just taken
+            self.show_deal_end(deal_end)
+        return True
+
+    def show_deal_end(self, event: dict[str, Any]) -> None:
+        game = self.game
+        deal = len(game.deal_scores)
+        auto = self.auto_deal_end if self.auto_deal_end is not None else (None if self.me is not None else 6.0)
+        self.push_screen(
+            DealEndScreen(
+                event,
+                self.session.names,
+                game.deal_scores,
+                game.scores,
+                deal,
+                self.ascii_only,
+                auto_close=auto,
+                next_text="final scores" if game.is_over else "next deal",
+            )
+        )
+
+    def show_game_end(self) -> None:
+        if self.ended:
+            return
+        self.ended = True
+        game = self.game
+        path = self.session.finish()
+        if path is not None:
+            self.log_line(f"The game's record is in {path}", "bold")
+
+        def done(_: None) -> None:
+            self.exit(0)
+
+        self.push_screen(GameEndScreen(self.session.names, game.deal_scores, game.scores, game.winners, path), done)
+
+    # ------------------------------------------------------------------ drawing
+    def refresh_view(self) -> None:
+        game = self.game
+        names = self.session.names
+        view = game.view(self.viewer)
+        a = self.ascii_only
+        # status line
+        pile = view["discard_pile"]
+        top = card_text(pile[-1], a) if pile else "none"
+        phase = {"draw": "to draw", "play": "to play", "liverpool_discard": "to discard", "over": ""}.get(
+            view["phase"], view["phase"]
+        )
+        turn = "the game is over" if game.is_over else f"{names[view['current']]} {phase}"
+        status = Text()
+        status.append(f"Deal {view['deal']} of {view['deals']}: {view['contract']['text']}", style="bold")
+        status.append(f" │ {turn} │ stock {view['stock_size']} │ discard ")
+        status.append(top, style=card_style(parse_card(pile[-1])) if pile else "")
+        if self.paused:
+            status.append(" │ PAUSED (p)", style="bold yellow")
+        self.query_one("#status", Static).update(status)
+        # players
+        table = Table(box=None, padding=(0, 1), show_edge=False)
+        table.add_column("player", no_wrap=True, max_width=20)
+        table.add_column("cards", justify="right")
+        table.add_column("down")
+        table.add_column("score", justify="right")
+        arrow = ">" if a else "▶"
+        for p, name in enumerate(names):
+            style = "bold" if p == self.me else ""
+            marker = arrow if p == view["current"] and not game.is_over else " "
+            table.add_row(
+                Text(f"{marker} {name}", style=style + (" yellow" if marker != " " else "")),
+                str(view["hand_sizes"][p]),
+                "down" if view["down"][p] else "",
+                str(view["scores"][p]),
+            )
+        self.query_one("#players", Static).update(table)
+        # melds, those the current card fits marked
+        hand = self.query_one(HandView)
+        fits = self.fitting_melds()
+        melds = Text()
+        if not view["melds"] and not view["staged"]:
+            melds.append("No melds on the table yet.", style="dim")
+        for m in view["melds"]:
+            mark = "◆" if not a else "*"
+            fit = m["id"] in fits
+            melds.append(f"{mark if fit else ' '} ", style="bold green")
+            melds.append(f"{names[m['owner']]}: {m['kind']} ", style="bold green" if fit else "")
+            for token in m["cards"]:
+                c = parse_card(token)
+                melds.append(card_text(c, a), style=card_style(c))
+                melds.append(" ")
+            melds.append("\n")
+        for staged in view["staged"]:
+            melds.append(
+                f"  (being laid) {names[view['current']]}: {staged['kind']} {cards_text(staged['cards'], a)}\n",
+                style="dim",
+            )
+        self.query_one("#melds", Static).update(melds)
+        # hand
+        viewer_hand = parse_cards(view["hand"]) if view.get("hand") is not None else []
+        shown = Counter(viewer_hand) - Counter(c for meld in self.staged for c in meld.cards)
+        hand.set_cards(sort_hand(list(shown.elements()), self.by_rank))
+        hand.active = self.in_turn()
+        who = "Your hand" if self.me is not None else f"{names[self.viewer]}'s hand"
+        order = "by rank" if self.by_rank else "by suit"
+        aside = f" ({len(viewer_hand) - hand_size(shown)} staged)" if self.staged else ""
+        hand.title = f"{who}: {plural(len(viewer_hand), 'card')}{aside}, {order}" + (
+            "  (* just taken)" if hand.fresh and self.me is not None else ""
+        )
+        hand.refresh(layout=True)
+        self.refresh_prompt()
+        self.refresh_staging()
+
+    by_rank = False
+
+    def fitting_melds(self) -> set[int]:
+        """Ids of the melds the card under the cursor may be laid off on now (the engine's list)."""
+        if not self.in_turn() or self.game.phase != "play":
+            return set()
+        card = self.query_one(HandView).current
+        if card is None:
+            return set()
+        return {a.meld for a in self.game.legal_actions(self.me) if isinstance(a, LayOff) and a.card == card}
+
+    def refresh_prompt(self) -> None:
+        prompt = self.query_one("#prompt", Static)
+        a = self.ascii_only
+        if self.prompt_deadline is not None and self.prompt_legal:
+            left = max(0, int(self.prompt_deadline - self.clock() + 0.99))
+            view = self.game.view(self.seat)
+            pile = view["discard_pile"]
+            top = card_text(pile[-1], a) if pile else "the discard"
+            penalty = int(view["rules"].get("buy_penalty", 0))
+            extra = f" (and {'a penalty card' if penalty == 1 else plural(penalty, 'penalty card')})" if penalty else ""
+            text = Text()
+            choices = []
+            if any(isinstance(x, Buy) for x in self.prompt_legal):
+                choices.append(f"[b] buy the {top}{extra}")
+            if any(isinstance(x, Call) for x in self.prompt_legal):
+                choices.append(f"[c] call the {top}")
+            text.append("Out of turn: " + "  ".join(choices), style="bold yellow")
+            text.append(f"  [n] pass — passing in {left}s", style="yellow")
+            prompt.update(text)
+            return
+        if self.message is not None:
+            prompt.update(self.message)
+            return
+        if self.session.watching:
+            prompt.update(Text("Watching: p pauses, q quits, F1 help.", style="dim"))
+            return
+        if self.game.is_over:
+            prompt.update(Text("The game is over.", style="bold"))
+            return
+        if not self.in_turn():
+            prompt.update(Text(f"Waiting for {self.session.names[self.game.current]}…", style="dim"))
+            return
+        phase = self.game.phase
+        if phase == "draw":
+            prompt.update(Text("Your turn: [s] draw from the stock, [d] take the discard, [a] every action", "bold"))
+        else:
+            prompt.update(
+                Text(
+                    "Your turn: space choose, [m] meld, [f] suggest, [o] lay off, [j] swap, [x] discard, [a] all",
+                    "bold",
+                )
+            )
+
+    def refresh_staging(self) -> None:
+        staging = self.query_one("#staging", Static)
+        staging.set_class(True, "empty")
+        if not self.in_turn() or self.game.phase != "play":
+            staging.update("")
+            return
+        a = self.ascii_only
+        text = Text()
+        if self.staged:
+            text.append("Staged: ", style="bold")
+            text.append(" | ".join(f"{m.kind} {cards_text(m.cards, a)}" for m in self.staged))
+            text.append("  ([enter] lay down, [esc] cancel)" if self.staged_complete() else "  ([esc] cancel)")
+            text.append("\n")
+        chosen = self.chosen_cards()
+        if chosen:
+            kind, reason = self.check_meld(chosen)
+            text.append(f"Chosen: {cards_text(chosen, a)} — ")
+            if reason is None:
+                text.append(f"a valid {kind} ([m] stages it)", style="green")
+            else:
+                text.append(f"not a meld yet: {reason}", style="red")
+        staging.update(text)
+        staging.set_class(not text.plain, "empty")
+
+    # ------------------------------------------------------------------ staging melds
+    def chosen_cards(self) -> list[Card]:
+        hand = self.query_one(HandView)
+        return [hand.cards[i] for i in hand.chosen if i < len(hand.cards)]
+
+    def staged_game(self) -> Game:
+        """A copy of the game with the staged melds applied (they were checked by the engine)."""
+        copy = self.game.copy()
+        for meld in self.staged:
+            copy.apply(meld)
+        return copy
+
+    def staged_complete(self) -> bool:
+        if not self.staged:
+            return False
+        try:
+            copy = self.staged_game()
+        except IllegalAction:
+            return False
+        return bool(copy.view(self.seat)["down"][self.seat])
+
+    def check_meld(self, cards: list[Card]) -> tuple[str, str | None]:
+        """The kind the chosen cards make and None, or the likelier kind and the engine's reason."""
+        try:
+            copy = self.staged_game()
+        except IllegalAction as exc:
+            return "meld", str(exc)
+        meld = self.listed_meld(copy, cards)
+        if meld is not None:
+            return meld.kind, None
+        naturals = {c.rank for c in cards if not c.is_joker}
+        kinds = ("set", "run") if len(naturals) <= 1 else ("run", "set")
+        first_reason = ""
+        for kind in kinds:
+            try:
+                copy.verify(Meld(self.seat, kind, tuple(cards)))
+            except IllegalAction as exc:
+                first_reason = first_reason or str(exc)
+                continue
+            return kind, None
+        return kinds[0], first_reason
+
+    def listed_meld(self, copy: Game, cards: list[Card]) -> Meld | None:
+        """The engine's listed Meld action with exactly these cards (its wild card placement)."""
+        want = Counter(cards)
+        for action in copy.legal_actions(self.me):
+            if isinstance(action, Meld) and Counter(action.cards) == want:
+                return action
+        return None
+
+    def meld_from_choice(self, cards: list[Card]) -> Meld | str:
+        try:
+            copy = self.staged_game()
+        except IllegalAction as exc:
+            return str(exc)
+        listed = self.listed_meld(copy, cards)
+        if listed is not None:
+            return listed
+        kind, reason = self.check_meld(cards)
+        if reason is not None:
+            return reason
+        return Meld(self.seat, kind, tuple(cards))
+
+    # ------------------------------------------------------------------ actions: keys
+    def can_play(self) -> bool:
+        if self.me is None:
+            self.say("You are watching: bots play every seat.", "yellow")
+            return False
+        if self.busy or not self.in_turn() or self.modal_open():
+            self.say("Not your turn yet.", "yellow")
+            return False
+        seat, _ = self.session.to_act()
+        if seat != self.me:
+            self.say("Wait: the others may still buy the discard.", "yellow")
+            return False
+        return True
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.game.rules.describe(self.game.players)))
+
+    def action_quit_game(self) -> None:
+        if self.game.is_over:
+            self.exit(0)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                saved = self.session.save()
+                self.quit_reason = f"Game saved in {saved}; `liverpool play --resume` continues it." if saved else ""
+                self.exit(0)
+
+        self.push_screen(QuitScreen(saved=not self.session.watching), answered)
+
+    def action_save_and_quit(self) -> None:
+        saved = self.session.save() if not self.game.is_over else None
+        self.quit_reason = f"Game saved in {saved}; `liverpool play --resume` continues it." if saved else ""
+        self.exit(0)
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        self.log_line("Paused: press p to go on." if self.paused else "Going on.", "yellow")
+        self.refresh_view()
+
+    def action_sort(self) -> None:
+        self.by_rank = not self.by_rank
+        self.query_one(HandView).chosen = []
+        self.refresh_view()
+
+    def action_cursor(self, step: int) -> None:
+        hand = self.query_one(HandView)
+        if hand.cards:
+            hand.cursor = (hand.cursor + step) % len(hand.cards)
+            self.warned_discard = None
+            self.refresh_view()
+
+    def action_choose(self) -> None:
+        if self.session.watching:
+            self.action_pause()
+            return
+        self.query_one(HandView).toggle()
+
+    def on_hand_changed(self, _: HandChanged) -> None:
+        self.refresh_view()
+
+    def play_kind(self, kind: type[Action], missing: str) -> None:
+        if not self.can_play():
+            return
+        action = next((a for a in self.game.legal_actions(self.me) if isinstance(a, kind)), None)
+        if action is None:
+            self.say(missing, "yellow")
+            return
+        self.apply(action)
+
+    def action_draw_stock(self) -> None:
+        self.play_kind(DrawStock, "You cannot draw from the stock now.")
+
+    def action_draw_discard(self) -> None:
+        self.play_kind(DrawDiscard, "You cannot take the discard now.")
+
+    def action_buy(self) -> None:
+        if self.prompt_deadline is None:
+            self.say("There is nothing to buy now.", "yellow")
+            return
+        self.answer_prompt(Buy)
+
+    def action_call(self) -> None:
+        if self.prompt_deadline is None:
+            self.say("There is nothing to call now.", "yellow")
+            return
+        self.answer_prompt(Call)
+
+    def action_pass_now(self) -> None:
+        if self.prompt_deadline is not None:
+            self.answer_prompt(Pass)
+
+    def action_stage(self) -> None:
+        if not self.can_play():
+            return
+        cards = self.chosen_cards()
+        if not cards:
+            self.say("Choose the cards of a meld with space (or a click) first.", "yellow")
+            return
+        meld = self.meld_from_choice(cards)
+        if isinstance(meld, str):
+            self.say(f"Not a meld of your contract: {meld}", "bold red")
+            return
+        self.staged.append(meld)
+        self.query_one(HandView).chosen = []
+        self.message = None
+        if self.staged_complete():
+            self.say("The staged melds make your contract: [enter] lays them down.", "bold green")
+        else:
+            self.refresh_view()
+
+    def action_fill(self) -> None:
+        if not self.can_play():
+            return
+        view = self.game.view(self.seat)
+        if view["down"][self.me]:
+            self.say("You are down already.", "yellow")
+            return
+        contract = view["contract"]
+        melds = find_contract(parse_cards(view["hand"]), view["deal"], self.game.rules)
+        if melds is None:
+            self.say(f"The solver finds no {contract['text']} in your hand.", "yellow")
+            return
+        self.staged = []
+        for i, cards in enumerate(melds):
+            kind = "set" if i < contract["sets"] else "run"
+            meld = self.meld_from_choice(list(cards))
+            if isinstance(meld, str):
+                meld = Meld(self.seat, kind, tuple(cards))
+                try:
+                    self.staged_game().verify(meld)
+                except IllegalAction as exc:
+                    self.staged = []
+                    self.say(f"The suggestion is refused: {exc}", "bold red")
+                    return
+            self.staged.append(meld)
+        self.query_one(HandView).chosen = []
+        self.say("Suggested lay-down staged: [enter] lays it down, [esc] cancels.", "bold green")
+
+    def action_lay_down(self) -> None:
+        if not self.can_play():
+            return
+        if not self.staged:
+            self.say("Stage melds first: choose cards and press m (or f for a suggestion).", "yellow")
+            return
+        if not self.staged_complete():
+            need = self.game.view(self.seat)["contract"]["text"]
+            self.say(f"The staged melds do not make the contract yet ({need}).", "yellow")
+            return
+        melds, self.staged = self.staged, []
+        for meld in melds:
+            if not self.apply(meld):
+                return
+        self.say("You are down!", "bold green")
+
+    def action_cancel(self) -> None:
+        hand = self.query_one(HandView)
+        if self.staged or hand.chosen:
+            self.staged = []
+            hand.chosen = []
+            self.say("Cancelled.", "")
+        self.warned_discard = None
+
+    def cursor_card(self) -> Card | None:
+        chosen = self.chosen_cards()
+        if len(chosen) == 1:
+            return chosen[0]
+        return self.query_one(HandView).current
+
+    def choose_action(self, title: str, actions: Sequence[Action]) -> None:
+        view = self.game.view(self.me) if self.me is not None else {"melds": []}
+        texts = [action_text(x, self.session.names, self.me, view["melds"], self.ascii_only) for x in actions]
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                return
+            action = actions[index]
+            if isinstance(action, (Buy, Call, Pass)):
+                self.prompt_deadline = None
+                self.prompt_legal = []
+            self.apply(action)
+
+        self.push_screen(ChooseScreen(title, texts), chosen)
+
+    def action_lay_off(self) -> None:
+        if not self.can_play():
+            return
+        card = self.cursor_card()
+        options = [x for x in self.game.legal_actions(self.me) if isinstance(x, LayOff) and x.card == card]
+        if card is None or not options:
+            self.say("That card fits no meld you may lay off on now.", "yellow")
+            return
+        if len(options) == 1:
+            self.apply(options[0])
+        else:
+            self.choose_action(f"Lay off the {card_text(card, self.ascii_only)} where?", options)
+
+    def action_swap(self) -> None:
+        if not self.can_play():
+            return
+        options = [x for x in self.game.legal_actions(self.me) if isinstance(x, SwapJoker)]
+        if not options:
+            self.say("No joker swap is possible now.", "yellow")
+            return
+        self.choose_action("Swap a joker", options)
+
+    def action_all_actions(self) -> None:
+        if self.prompt_deadline is not None:
+            self.choose_action("Out of turn", self.prompt_legal)
+            return
+        if not self.can_play():
+            return
+        self.choose_action("Every action you may take now", self.game.legal_actions(self.me))
+
+    def action_discard(self) -> None:
+        if not self.can_play():
+            return
+        card = self.cursor_card()
+        legal = self.game.legal_actions(self.me)
+        action = next((x for x in legal if isinstance(x, Discard) and x.card == card), None)
+        if card is None or action is None:
+            if not any(isinstance(x, Discard) for x in legal):
+                self.say("You cannot discard now (draw first, or finish what you began).", "yellow")
+            else:
+                self.say("That card may not be discarded now.", "yellow")
+            return
+        view = self.game.view(self.seat)
+        callable_ = (
+            view["rules"].get("playable_discard") == "call"
+            and view["down"][self.me]
+            and any(isinstance(x, LayOff) and x.card == card for x in legal)
+        )
+        if callable_ and self.warned_discard != card:
+            self.warned_discard = card
+            self.say(
+                f"Careful: the {card_text(card, self.ascii_only)} fits a meld on the table, so the next player "
+                "may call it (R32) and you take a penalty card. Press x again to discard it anyway.",
+                "bold yellow",
+            )
+            return
+        self.apply(action)

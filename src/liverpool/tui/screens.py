@@ -1,0 +1,243 @@
+"""The app's other screens: help, a choice among actions, quit confirmation, deal end, game end."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich import box
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+
+from .words import cards_text
+
+__all__ = ["ChooseScreen", "DealEndScreen", "GameEndScreen", "HelpScreen", "QuitScreen", "score_table"]
+
+KEYS_HELP = (
+    ("Your turn, drawing", ""),
+    ("s", "draw from the stock"),
+    ("d", "take the top discard"),
+    ("Your turn, playing", ""),
+    ("← →  (or h l)", "move along your hand; a click chooses a card"),
+    ("space", "choose / unchoose the card under the cursor"),
+    ("m", "stage the chosen cards as a meld of your contract (checked at once)"),
+    ("f", "fill in the solver's suggested lay-down"),
+    ("enter", "lay the staged melds down (when they make the contract)"),
+    ("esc", "cancel the staged melds and the choice"),
+    ("o", "lay off the card under the cursor (the melds it fits are marked ◆)"),
+    ("j", "swap a joker on the table (only offered when the rules allow it now)"),
+    ("x", "discard the card under the cursor (press again to confirm a warning)"),
+    ("a", "every legal action, in words (also: pile draws, unswap, end turn)"),
+    ("Out of turn", ""),
+    ("b", "buy the discard while the buy prompt is open"),
+    ("c", "call the playable discard while the prompt is open"),
+    ("n", "pass now (the prompt passes by itself when its time is up)"),
+    ("Any time", ""),
+    ("t", "sort the hand by suit or by rank"),
+    ("p", "pause / resume the bots"),
+    ("F1 or ?", "this help"),
+    ("q", "quit (asks first; the game is saved, `liverpool play --resume` continues it)"),
+    ("ctrl+c", "save and quit at once"),
+)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys and the rules in play."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,f1,question_mark,enter", "close", "close"),
+    ]
+
+    def __init__(self, rules: Sequence[tuple[str, str]]) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        keys = Table(box=None, show_header=False, padding=(0, 1))
+        keys.add_column(style="bold cyan", no_wrap=True)
+        keys.add_column()
+        for key, text in KEYS_HELP:
+            if text:
+                keys.add_row(key, text)
+            else:
+                keys.add_row(Text(key, style="bold underline"), "")
+        rules = Table(box=None, show_header=False, padding=(0, 1))
+        rules.add_column(style="bold", no_wrap=True)
+        rules.add_column()
+        for number, text in self.rules:
+            rules.add_row(number, text)
+        with Vertical(id="dialog"):
+            yield Static(Text("Help: keys and the rules in play  (esc closes)", style="bold"), classes="title")
+            with VerticalScroll():
+                yield Static(keys)
+                yield Static(Text("\nThe rules in play", style="bold underline"))
+                yield Static(rules)
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ChooseScreen(ModalScreen[int | None]):
+    """Choose one of several actions described in words (the index chosen, None when cancelled)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, title: str, options: Sequence[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.options = list(options)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.title_text + "  (enter chooses, esc cancels)", style="bold"), classes="title")
+            yield OptionList(*self.options, id="choices")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Ask before quitting."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "yes, quit"),
+        Binding("n,escape", "answer(False)", "no, keep playing"),
+    ]
+
+    def __init__(self, saved: bool) -> None:
+        super().__init__()
+        self.saved = saved
+
+    def compose(self) -> ComposeResult:
+        more = (
+            "The game is saved: `liverpool play --resume` continues it."
+            if self.saved
+            else "This game is not saved (watching)."
+        )
+        with Vertical(id="dialog", classes="small"):
+            yield Static(Text("Quit the game?", style="bold"), classes="title")
+            yield Static(Text(f"{more}\n\n[y] yes, quit    [n] no, keep playing"))
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+def score_table(names: Sequence[str], deal_scores: Sequence[Sequence[int]], totals: Sequence[int]) -> Table:
+    """Points per deal and the totals, one column per seat."""
+    table = Table(title="Scores (lowest wins)", padding=(0, 1), box=box.SIMPLE_HEAD)
+    table.add_column("deal", justify="right")
+    for name in names:
+        table.add_column(name, justify="right")
+    for i, row in enumerate(deal_scores, 1):
+        table.add_row(str(i), *(str(v) for v in row))
+    table.add_row(Text("total", style="bold"), *(Text(str(v), style="bold") for v in totals))
+    return table
+
+
+class DealEndScreen(ModalScreen[None]):
+    """Every hand revealed and the score table, after a deal."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", "continue")]
+
+    def __init__(
+        self,
+        event: dict[str, Any],
+        names: Sequence[str],
+        deal_scores: Sequence[Sequence[int]],
+        totals: Sequence[int],
+        deal: int,
+        ascii_only: bool = False,
+        auto_close: float | None = None,
+        next_text: str = "next deal",
+    ) -> None:
+        super().__init__()
+        self.next_text = next_text
+        self.event = event
+        self.names = list(names)
+        self.deal_scores = deal_scores
+        self.totals = totals
+        self.deal = deal
+        self.ascii_only = ascii_only
+        self.auto_close = auto_close
+
+    def compose(self) -> ComposeResult:
+        out = self.event.get("out")
+        head = (
+            f"Deal {self.deal} is over: {self.names[out]} went out"
+            if isinstance(out, int)
+            else f"Deal {self.deal} is over: {self.event.get('reason')}"
+        )
+        hands = Table(box=None, padding=(0, 1), show_header=True)
+        hands.add_column("player", no_wrap=True)
+        hands.add_column("points", justify="right")
+        hands.add_column("cards left")
+        points = self.event.get("points", [])
+        shown = self.event.get("hands", {})
+        for p, name in enumerate(self.names):
+            cards = shown.get(str(p), "")
+            text = cards_text(cards.split(), self.ascii_only) if cards else "(out)"
+            hands.add_row(name, str(points[p]) if p < len(points) else "", text)
+        with Vertical(id="dialog"):
+            yield Static(Text(head, style="bold"), classes="title")
+            with VerticalScroll():
+                yield Static(hands)
+                yield Static(score_table(self.names, self.deal_scores, self.totals))
+            yield Static(Text(f"[enter] {self.next_text}", style="bold"), classes="hint")
+
+    def on_mount(self) -> None:
+        if self.auto_close is not None:
+            self.set_timer(self.auto_close, self.action_close)
+
+    def action_close(self) -> None:
+        if self.is_active:
+            self.dismiss(None)
+
+
+class GameEndScreen(ModalScreen[None]):
+    """The final scores, the winner and where the record was written."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,q,escape", "close", "quit")]
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        deal_scores: Sequence[Sequence[int]],
+        totals: Sequence[int],
+        winners: Sequence[int],
+        record: Path | None,
+    ) -> None:
+        super().__init__()
+        self.names = list(names)
+        self.deal_scores = deal_scores
+        self.totals = totals
+        self.winners = winners
+        self.record = record
+
+    def compose(self) -> ComposeResult:
+        who = " and ".join(self.names[w] for w in self.winners)
+        verb = "wins" if len(self.winners) == 1 else "win"
+        where = f"The game's record: {self.record}" if self.record else "The game's record was not written."
+        with Vertical(id="dialog"):
+            yield Static(Text(f"Game over: {who} {verb}!", style="bold"), classes="title")
+            with VerticalScroll():
+                yield Static(score_table(self.names, self.deal_scores, self.totals))
+                yield Static(Text(where))
+            yield Static(Text("[enter] or [q] leave", style="bold"), classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -59,7 +59,7 @@ def _replays(record: dict[str, Any]) -> list[Game]:
     return out
 
 
-@pytest.mark.parametrize("seed", [3_141_592_653_589_793_238, 2_718_281_828_459_045_235])
+@pytest.mark.parametrize("seed", [3_141_592_653_589_793_238])
 def test_no_seat_is_ever_sent_what_it_cannot_know(tmp_path: Path, seed: int) -> None:
     """Four seats, bots playing all of them (autoplay), one socket listening per seat: every
     message each socket got is built from that seat's view at that moment, and nothing else."""

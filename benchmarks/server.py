@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import socket
@@ -67,6 +66,7 @@ class TableRun:
         self.times: list[float] = []
         self.actions = 0
         self.games = 0
+        self.prepared: tuple[str, list[str], list[Any]] | None = None
 
     async def setup(self, http: httpx.AsyncClient) -> tuple[str, list[str]]:
         created = (await http.post(f"{self.base}/api/tables", json={"players": 4, "name": "A"})).json()
@@ -76,23 +76,30 @@ class TableRun:
             tokens.append(joined.json()["token"])
         return str(created["table_id"]), tokens
 
+    async def prepare(self, http: httpx.AsyncClient) -> None:
+        """A new table with its four sockets connected (not started): not timed."""
+        table_id, tokens = await self.setup(http)
+        ws_base = self.base.replace("http://", "ws://")
+        socks = []
+        for t in tokens:
+            ws = await websockets.connect(f"{ws_base}/ws/tables/{table_id}?token={t}", max_size=2**24)
+            await ws.recv()  # hello (before the start)
+            socks.append(ws)
+        self.prepared = (table_id, tokens, socks)
+
     async def run(self, http: httpx.AsyncClient, until: float) -> None:
         while time.perf_counter() < until:
-            table_id, tokens = await self.setup(http)
-            ws_base = self.base.replace("http://", "ws://")
-            async with contextlib.AsyncExitStack() as stack:
-                socks = [
-                    await stack.enter_async_context(
-                        websockets.connect(f"{ws_base}/ws/tables/{table_id}?token={t}", max_size=2**24)
-                    )
-                    for t in tokens
-                ]
-                for ws in socks:
-                    await ws.recv()  # hello (before the start)
-                await http.post(f"{self.base}/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
-                done = await asyncio.gather(*(self.seat(ws, until) for ws in socks))
-                if all(done):
-                    self.games += 1
+            if self.prepared is None:
+                await self.prepare(http)
+            assert self.prepared is not None
+            table_id, tokens, socks = self.prepared
+            self.prepared = None
+            await http.post(f"{self.base}/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
+            done = await asyncio.gather(*(self.seat(ws, until) for ws in socks))
+            for ws in socks:
+                await ws.close()
+            if all(done):
+                self.games += 1
 
     async def seat(self, ws: Any, until: float) -> bool:
         """Play one seat until the game ends (True) or time is up (False)."""
@@ -128,6 +135,7 @@ async def measure(base: str, tables: int, seconds: float, think: float) -> dict[
     runs = [TableRun(base, think) for _ in range(tables)]
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        await asyncio.gather(*(r.prepare(http) for r in runs))
         start = time.perf_counter()
         until = start + seconds
         await asyncio.gather(*(r.run(http, until) for r in runs))
@@ -182,20 +190,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", default="1,50", help="comma list of table counts")
     parser.add_argument("--think-ms", type=float, default=0.0, help="each seat waits this long before its move")
     parser.add_argument("--synchronous", default="normal", choices=("normal", "full"))
+    parser.add_argument("--url", default=None, help="measure a server already running there (e.g. under a profiler)")
     args = parser.parse_args(argv)
     out: dict[str, Any] = {"seconds": args.seconds, "think_ms": args.think_ms, "synchronous": args.synchronous}
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        proc = start_server(Path(folder), port, args.synchronous)
+        proc = start_server(Path(folder), port, args.synchronous) if args.url is None else None
         try:
-            base = f"http://127.0.0.1:{port}"
+            base = args.url or f"http://127.0.0.1:{port}"
             asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
             for count in (int(n) for n in args.tables.split(",")):
                 figures = asyncio.run(measure(base, count, args.seconds, args.think_ms / 1000))
                 out[f"tables_{count}"] = figures
         finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=30)
     print(json.dumps(out, indent=2))
     return 0
 

@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml setup.py $(if $(VENV_BROKEN),rebuild-venv)
 		echo "Python 3.11 or newer is needed: '$(PY)' is older or does not run (try: make PY=python3.11 ...)"; exit 1; }
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl,tui]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,rl,tui]'
 	touch $(STAMP)
 
 rebuild-venv:
@@ -52,6 +52,7 @@ bench: $(STAMP) $(FAST)/.built
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/analysis.py --jobs 2
 	$(BIN)/python benchmarks/rl.py
+	$(BIN)/python benchmarks/server.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -142,8 +142,10 @@ async def _buy(tmp_path: Path) -> None:
         top = game.view(0)["discard_pile"][-1]
         text = screen_text(app)
         assert "Out of turn: [b] buy the" in text and "passing in" in text
+        version = game.version
         await pilot.press("b")
-        assert {"type": "buy_request", "player": 0, "deal": 1} in game.events
+        # the key asks to buy at once: the request is the very next action (events carry the version)
+        assert {"type": "buy_request", "player": 0, "deal": 1, "version": version + 1} in game.events
         await until(pilot, lambda: any(e["type"] == "buy" for e in game.events))
         bought = next(e for e in game.events if e["type"] == "buy")
         assert bought["player"] == 0 and bought["card"] == top
@@ -180,7 +182,8 @@ async def _not_my_turn(tmp_path: Path) -> None:
         assert app.game.version == version
         await pilot.press("n")
         assert app.game.version > version
-        assert next(e for e in app.game.events if e.get("player") == 0) == {"type": "pass", "player": 0, "deal": 1}
+        first = next(e for e in app.game.events if e.get("player") == 0)
+        assert first == {"type": "pass", "player": 0, "deal": 1, "version": version + 1}  # the next action
 
 
 def test_quit_asks_first_and_the_game_resumes(tmp_path: Path) -> None:

@@ -357,3 +357,15 @@ def test_a_joker_swap_is_described_in_words() -> None:
         "put your 7♥ in place of the joker in Bo (medium)'s run 5♥ 6♥ JK 8♥; "
         "the joker comes to your hand and must be played this turn"
     )
+
+
+def test_a_meld_the_app_builds_names_a_sets_cards_in_card_order(tmp_path: Path) -> None:
+    # the engine lists (and so shows) a set's cards in card order; a set the app builds from the
+    # player's choice follows it, a run keeps the order that places its wild cards
+    app = make_app(tmp_path)
+    chosen = [parse_card(t) for t in ("10C", "JK", "10H", "10S")]
+    meld = app.new_meld("set", chosen)
+    assert meld == Meld(0, "set", tuple(parse_card(t) for t in ("JK", "10S", "10H", "10C")))
+    assert list(meld.cards) == sorted(chosen) and list(meld.cards) != chosen
+    run = [parse_card(t) for t in ("5H", "JK", "7H", "8H")]
+    assert app.new_meld("run", run).cards == tuple(run)

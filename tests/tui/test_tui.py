@@ -142,8 +142,10 @@ async def _buy(tmp_path: Path) -> None:
         top = game.view(0)["discard_pile"][-1]
         text = screen_text(app)
         assert "Out of turn: [b] buy the" in text and "passing in" in text
+        version = game.version
         await pilot.press("b")
-        assert {"type": "buy_request", "player": 0, "deal": 1} in game.events
+        # the key asks to buy at once: the request is the very next action (events carry the version)
+        assert {"type": "buy_request", "player": 0, "deal": 1, "version": version + 1} in game.events
         await until(pilot, lambda: any(e["type"] == "buy" for e in game.events))
         bought = next(e for e in game.events if e["type"] == "buy")
         assert bought["player"] == 0 and bought["card"] == top
@@ -180,7 +182,8 @@ async def _not_my_turn(tmp_path: Path) -> None:
         assert app.game.version == version
         await pilot.press("n")
         assert app.game.version > version
-        assert next(e for e in app.game.events if e.get("player") == 0) == {"type": "pass", "player": 0, "deal": 1}
+        first = next(e for e in app.game.events if e.get("player") == 0)
+        assert first == {"type": "pass", "player": 0, "deal": 1, "version": version + 1}  # the next action
 
 
 def test_quit_asks_first_and_the_game_resumes(tmp_path: Path) -> None:
@@ -354,3 +357,15 @@ def test_a_joker_swap_is_described_in_words() -> None:
         "put your 7♥ in place of the joker in Bo (medium)'s run 5♥ 6♥ JK 8♥; "
         "the joker comes to your hand and must be played this turn"
     )
+
+
+def test_a_meld_the_app_builds_names_a_sets_cards_in_card_order(tmp_path: Path) -> None:
+    # the engine lists (and so shows) a set's cards in card order; a set the app builds from the
+    # player's choice follows it, a run keeps the order that places its wild cards
+    app = make_app(tmp_path)
+    chosen = [parse_card(t) for t in ("10C", "JK", "10H", "10S")]
+    meld = app.new_meld("set", chosen)
+    assert meld == Meld(0, "set", tuple(parse_card(t) for t in ("JK", "10S", "10H", "10C")))
+    assert list(meld.cards) == sorted(chosen) and list(meld.cards) != chosen
+    run = [parse_card(t) for t in ("5H", "JK", "7H", "8H")]
+    assert app.new_meld("run", run).cards == tuple(run)

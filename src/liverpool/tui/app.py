@@ -244,7 +244,7 @@ class LiverpoolApp(App[int]):
     def on_mount(self) -> None:
         log = self.query_one(RichLog)
         names = self.session.names
-        for event in self.session.game.events[-200:]:
+        for event in self.session.events()[-200:]:
             line = event_text(event, names, self.session.human, self.ascii_only)
             if line:
                 log.write(Text(line))
@@ -369,11 +369,6 @@ class LiverpoolApp(App[int]):
         melds = self.game.view(self.viewer)["melds"]
         for event in new_events:
             line = event_text(event, names, self.me, self.ascii_only, melds)
-            if mine and event.get("type") == "draw_stock" and self.me is not None:
-                drawn = Counter(self.game.hand(self.me)) - before
-                if drawn:
-                    card = cards_text(list(drawn.elements()), self.ascii_only)
-                    line = f"{names[self.me]} drew the {card} from the stock"
             if line:
                 style = "bold" if event.get("type") in ("down", "deal_end", "game_over", "call_penalty") else ""
                 self.log_line(line, style)
@@ -606,7 +601,7 @@ class LiverpoolApp(App[int]):
         first_reason = ""
         for kind in kinds:
             try:
-                copy.verify(Meld(self.seat, kind, tuple(cards)))
+                copy.verify(self.new_meld(kind, cards))
             except IllegalAction as exc:
                 first_reason = first_reason or str(exc)
                 continue
@@ -621,6 +616,11 @@ class LiverpoolApp(App[int]):
                 return action
         return None
 
+    def new_meld(self, kind: str, cards: Sequence[Card]) -> Meld:
+        """A meld the engine did not list (checked by ``verify``): a set's cards in card order, as
+        the engine lists and shows sets; a run's as given (their order places the wild cards)."""
+        return Meld(self.seat, kind, tuple(sorted(cards)) if kind == "set" else tuple(cards))
+
     def meld_from_choice(self, cards: list[Card]) -> Meld | str:
         try:
             copy = self.staged_game()
@@ -632,7 +632,7 @@ class LiverpoolApp(App[int]):
         kind, reason = self.check_meld(cards)
         if reason is not None:
             return reason
-        return Meld(self.seat, kind, tuple(cards))
+        return self.new_meld(kind, cards)
 
     # ------------------------------------------------------------------ actions: keys
     def can_play(self) -> bool:
@@ -764,7 +764,7 @@ class LiverpoolApp(App[int]):
             kind = "set" if i < contract["sets"] else "run"
             meld = self.meld_from_choice(list(cards))
             if isinstance(meld, str):
-                meld = Meld(self.seat, kind, tuple(cards))
+                meld = self.new_meld(kind, cards)
                 try:
                     self.staged_game().verify(meld)
                 except IllegalAction as exc:

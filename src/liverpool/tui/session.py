@@ -135,11 +135,19 @@ class LocalSession:
         """The bot of ``seat`` decides from its own view."""
         return self.bots[seat].act(self.game.view(seat), legal)
 
+    def events(self, since: int = 0) -> list[dict[str, Any]]:
+        """The game's events from index ``since`` on, as the human's seat sees them (its own draws
+        from the stock name the card: ``Game.events_for``); the public ones when watching."""
+        if self.human is None:
+            return self.game.events[since:]
+        return self.game.events_for(self.human, since)
+
     def apply(self, action: Action) -> list[dict[str, Any]]:
-        """Apply ``action`` (IllegalAction when refused: nothing changes); the new public events."""
+        """Apply ``action`` (IllegalAction when refused: nothing changes); the events it produced,
+        as the human's seat sees them."""
         before = len(self.game.events)
         self.game.apply(action)
-        events = self.game.events[before:]
+        events = self.events(before)
         if self.game.is_over:
             self.finish()
         return events

@@ -7,8 +7,12 @@
 'discard the 9♣'
 >>> action_text(Discard(0, Card(9, "C")), names, you=0, ascii_only=True)
 'discard the 9C'
+>>> action_text(Buy(1, Card(9, "C")), names, you=1)
+'buy the top discard (9♣) (with a penalty card from the stock)'
 >>> event_text({"type": "buy", "player": 1, "card": "9C", "penalty": 1}, names, you=0)
 'Bo (medium) bought the 9♣ and 1 penalty card'
+>>> event_text({"type": "draw_stock", "player": 0, "card": "JK"}, names, you=0)
+'Ana drew a joker from the stock'
 """
 
 from __future__ import annotations
@@ -79,16 +83,20 @@ def action_text(
 
     if isinstance(action, DrawStock):
         return "draw from the stock"
+    # DrawDiscard, Buy and Call name the top discard (DrawFromPile the deepest card) when listed
     if isinstance(action, DrawDiscard):
-        return "take the top discard"
+        return "take the top discard" + (f" ({card_text(action.card, ascii_only)})" if action.card is not None else "")
     if isinstance(action, DrawFromPile):
-        return f"take the discard {action.depth} below the top and every card above it"
+        deepest = f" (from the {card_text(action.card, ascii_only)} up)" if action.card is not None else ""
+        return f"take the discard {action.depth} below the top and every card above it{deepest}"
     if isinstance(action, Buy):
-        return "buy the top discard (with a penalty card from the stock)"
+        top = f" ({card_text(action.card, ascii_only)})" if action.card is not None else ""
+        return f"buy the top discard{top} (with a penalty card from the stock)"
     if isinstance(action, Pass):
         return "pass"
     if isinstance(action, Call):
-        return "call the discard (it fits a meld on the table)"
+        top = f" ({card_text(action.card, ascii_only)})" if action.card is not None else ""
+        return f"call the discard{top} (it fits a meld on the table)"
     if isinstance(action, Discard):
         return f"discard {_the(action.card, ascii_only)}"
     if isinstance(action, Meld):
@@ -142,6 +150,8 @@ def event_text(
     if kind == "discard":
         return f"{who} discarded {_the(event['card'], a)}"
     if kind == "draw_stock":
+        if "card" in event:  # the seat's own draw (``Game.events_for``): the card named to its owner
+            return f"{who} drew {_the(event['card'], a)} from the stock"
         return f"{who} drew from the stock"
     if kind == "draw_discard":
         return f"{who} took {_the(event['card'], a)} from the discard pile"

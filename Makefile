@@ -9,13 +9,13 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server]'
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/liverpool play
+	$(BIN)/liverpool serve
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(BIN)/ruff check src tests benchmarks setup.py
 	$(BIN)/ruff format --check src tests benchmarks setup.py
 	$(BIN)/mypy

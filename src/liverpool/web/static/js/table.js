@@ -1,0 +1,627 @@
+// The table: one seat's view of a game, driven only by the server's messages. What may be done
+// comes from the `legal` list of the last `state`/`hello`; staged melds are checked by the server.
+import { html } from "htm/preact";
+import { useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { api, go, tokens } from "./api.js";
+import { byRank, bySuit, Card, CardBack, pretty } from "./cards.js";
+import { Conn } from "./conn.js";
+import { eventText } from "./words.js";
+
+let keySeq = 0;
+
+/** Keep the player's own order for cards still held; new cards go to the right. */
+function reconcile(order, hand) {
+  const pool = new Map();
+  for (const c of hand) pool.set(c, (pool.get(c) || 0) + 1);
+  const kept = [];
+  for (const o of order) {
+    const n = pool.get(o.card) || 0;
+    if (n > 0) {
+      pool.set(o.card, n - 1);
+      kept.push(o);
+    }
+  }
+  for (const c of hand) {
+    const n = pool.get(c) || 0;
+    if (n > 0) {
+      pool.set(c, n - 1);
+      kept.push({ key: `k${++keySeq}`, card: c });
+    }
+  }
+  return kept;
+}
+
+const sameCards = (a, b) => a.length === b.length && [...a].sort().join(" ") === [...b].sort().join(" ");
+
+const initial = {
+  seat: null,
+  table: null,
+  version: null,
+  view: null,
+  legal: [],
+  buyDeadline: null,
+  log: [],
+  error: null,
+  overlay: null,
+  last: null,
+  rematch: null,
+  checks: {},
+};
+
+function reduce(s, m) {
+  switch (m.type) {
+    case "hello":
+      return {
+        ...s,
+        seat: m.seat,
+        table: m.table,
+        version: m.version,
+        view: m.view,
+        legal: m.legal || [],
+        buyDeadline: m.buy_deadline ?? null,
+        log: (m.events || []).map((e) => ({ ev: e })),
+        error: null,
+        overlay: m.view && m.view.is_over ? { kind: "game_over", ev: (m.events || []).filter((e) => e.type === "game_over").pop() } : s.overlay,
+      };
+    case "state": {
+      const evs = m.events || [];
+      let overlay = s.overlay;
+      const end = evs.filter((e) => e.type === "deal_end").pop();
+      const over = evs.find((e) => e.type === "game_over");
+      if (end) overlay = { kind: over ? "game_over" : "deal_end", ev: end, over };
+      return {
+        ...s,
+        table: m.table || s.table,
+        version: m.version,
+        view: m.view,
+        legal: m.legal || [],
+        buyDeadline: m.buy_deadline ?? null,
+        log: evs.length ? [...s.log, ...evs.map((e) => ({ ev: e }))].slice(-400) : s.log,
+        last: m.last || null,
+        error: null,
+        overlay,
+      };
+    }
+    case "lobby":
+      return { ...s, table: m.table };
+    case "error":
+      return { ...s, error: m.reason || m.code };
+    case "check_result":
+      return { ...s, checks: { ...s.checks, [m.id]: m } };
+    case "rematch":
+      return { ...s, rematch: m };
+    case "dismiss":
+      return { ...s, overlay: null };
+    case "local_error":
+      return { ...s, error: m.reason };
+    default:
+      return s;
+  }
+}
+
+function Countdown({ deadline }) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, []);
+  const left = Math.max(0, Math.ceil((deadline - now) / 1000));
+  return html`<span class="countdown" aria-live="polite">${left} s</span>`;
+}
+
+function useConn(tableId, token, dispatch) {
+  const [status, setStatus] = useState({ state: "connecting" });
+  const conn = useRef(null);
+  useEffect(() => {
+    if (!token) return undefined;
+    const c = new Conn(tableId, token, { onMessage: dispatch, onStatus: setStatus });
+    conn.current = c;
+    c.connect();
+    const ping = setInterval(() => c.send({ type: "ping" }), 20000);
+    return () => {
+      clearInterval(ping);
+      c.close();
+    };
+  }, [tableId, token]);
+  return [conn, status];
+}
+
+function ConnBanner({ status }) {
+  if (status.state === "open" || status.state === "connecting") return null;
+  const text =
+    status.state === "closed"
+      ? `Disconnected${status.reason ? `: ${status.reason}` : ""}.`
+      : status.state === "lost"
+        ? `Connection lost. Reconnecting in ${Math.round(status.delay / 100) / 10} s (attempt ${status.attempt})…`
+        : `Reconnecting (attempt ${status.attempt})…`;
+  return html`<div class="conn-banner" role="alert" id="conn-banner">${text}</div>`;
+}
+
+function WaitingRoom({ tableId, token, s }) {
+  const [err, setErr] = useState(null);
+  const [copied, setCopied] = useState(false);
+  const info = s.table;
+  const invite = `${location.origin}/?join=${tableId}`;
+  const start = async () => {
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(tableId)}/start`, {}, token);
+    } catch (e) {
+      setErr(e.message);
+    }
+  };
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(invite);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return html`
+    <main class="lobby">
+      <header class="banner-title"><h1>Waiting for players</h1></header>
+      <section class="panel">
+        <p>Share this invite link:</p>
+        <div class="invite"><input id="invite-link" readonly value=${invite} onFocus=${(e) => e.target.select()} />
+          <button onClick=${copy}>${copied ? "Copied" : "Copy"}</button></div>
+        ${info ? html`
+          <p>${info.players} players, ${info.preset} rules${info.timer ? `, ${info.timer} s per decision` : ""}.</p>
+          <ul class="seat-list" id="seat-list">${info.seats.map((x) => html`<li>Seat ${x.seat + 1}: ${
+            x.kind === "bot" ? `bot (${x.bot})` : x.claimed ? `${x.name}${x.seat === s.seat ? " (you)" : ""}${x.connected ? "" : " (away)"}` : "free seat, waiting…"}</li>`)}</ul>` : null}
+        ${s.seat === 0
+          ? html`<button class="primary" id="start" onClick=${start}>Start the game</button><p class="hint">Free seats become bots.</p>`
+          : html`<p>The table's creator starts the game.</p>`}
+        ${err ? html`<p class="error" role="alert">${err}</p>` : null}
+      </section>
+    </main>`;
+}
+
+function seatName(s, p) {
+  const seat = s.table && s.table.seats && s.table.seats[p];
+  if (p === s.seat) return "You";
+  if (!seat) return `Seat ${p + 1}`;
+  return seat.name || (seat.kind === "bot" ? `Bot ${p + 1}` : `Seat ${p + 1}`);
+}
+
+function listWords(parts) {
+  if (parts.length <= 1) return parts.join("");
+  return `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}`;
+}
+
+/** "What you may do now", in words, from the legal list only. */
+function doNowText(s, has) {
+  const v = s.view;
+  const top = v.discard_pile[v.discard_pile.length - 1];
+  const parts = [];
+  if (has("draw_stock")) parts.push("draw from the stock");
+  if (has("draw_discard")) parts.push(`take the ${pretty(top)}`);
+  if (has("draw_pile")) parts.push("take cards from the pile");
+  if (has("meld")) parts.push("lay down your contract");
+  if (has("lay_off")) parts.push("lay off on a meld");
+  if (has("swap")) parts.push("swap a joker");
+  if (has("discard")) parts.push("discard a card (double-click it)");
+  if (has("end_turn")) parts.push("end your turn");
+  if (has("buy")) parts.push(`buy the ${pretty(top)}`);
+  if (has("call")) parts.push(`call the ${pretty(top)}`);
+  if (!parts.length) return "Nothing to do right now: wait for the others.";
+  const text = listWords(parts);
+  return text[0].toUpperCase() + text.slice(1) + ".";
+}
+
+function Seats({ s, scoresOpen }) {
+  const v = s.view;
+  return html`
+    <section class="seats-row" aria-label="Players">
+      ${Array.from({ length: v.players }, (_, p) => {
+        const info = s.table && s.table.seats ? s.table.seats[p] : null;
+        return html`
+        <div class=${`seat-box ${p === v.current ? "current" : ""} ${p === s.seat ? "me" : ""}`} data-seat=${p}>
+          <div class="seat-name">${p === v.current ? "▶ " : ""}${seatName(s, p)}${info && info.kind === "bot" ? html` <span class="tag">bot</span>` : null}${
+            info && info.kind === "human" && !info.connected && p !== s.seat ? html` <span class="tag away">away</span>` : null}</div>
+          <div class="seat-facts">
+            <span class="hand-size" title="cards in hand">${v.hand_sizes[p]} cards</span>
+            ${v.down[p] ? html`<span class="tag down">down</span>` : null}
+            ${v.hand_sizes[p] === 1 ? html`<span class="tag knock">knock: 1 card</span>` : null}
+            <span class="score" title="total points (low is good)">${v.scores[p]} pts</span>
+            ${v.buys_used[p] ? html`<span class="buys">${v.buys_used[p]} bought</span>` : null}
+          </div>
+        </div>`;
+      })}
+    </section>`;
+}
+
+function ScoreTable({ s }) {
+  const v = s.view;
+  if (!v.deal_scores.length) return html`<p class="hint">No deal finished yet.</p>`;
+  return html`
+    <table class="scores" id="score-table">
+      <thead><tr><th>Deal</th>${Array.from({ length: v.players }, (_, p) => html`<th>${seatName(s, p)}</th>`)}</tr></thead>
+      <tbody>
+        ${v.deal_scores.map((row, i) => html`<tr><td>${i + 1}</td>${row.map((x) => html`<td>${x}</td>`)}</tr>`)}
+        <tr class="total"><td>Total</td>${v.scores.map((x) => html`<td>${x}</td>`)}</tr>
+      </tbody>
+    </table>`;
+}
+
+function Log({ s }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
+  }, [s.log.length]);
+  const name = (p) => seatName(s, p);
+  return html`<ol class="log" id="log" ref=${ref} aria-live="polite">
+    ${s.log.slice(-120).map((x) => html`<li class=${`ev-${x.ev.type}`}>${eventText(x.ev, name)}</li>`)}
+  </ol>`;
+}
+
+function HandsReveal({ s, ev }) {
+  const hands = ev.hands || {};
+  return html`<table class="reveal">
+    <thead><tr><th>Player</th><th>Cards left</th><th>Points</th><th>Total</th></tr></thead>
+    <tbody>
+      ${(ev.points || []).map((pts, p) => {
+        const cards = String(hands[String(p)] || "").split(/\s+/).filter(Boolean);
+        return html`<tr class=${ev.out === p ? "went-out" : ""}>
+          <td>${seatName(s, p)}${ev.out === p ? " (out)" : ""}</td>
+          <td class="reveal-cards">${cards.length ? cards.map((c) => html`<${Card} name=${c} small />`) : "—"}</td>
+          <td class="pts">${pts}</td><td>${(ev.scores || [])[p]}</td></tr>`;
+      })}
+    </tbody></table>`;
+}
+
+function Overlay({ s, dispatch, tableId, token }) {
+  const o = s.overlay;
+  const [err, setErr] = useState(null);
+  if (!o) return null;
+  const rematch = async () => {
+    try {
+      const res = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/rematch`, {}, token);
+      if (res.token) tokens.set(res.table_id, res.token);
+      go({ table: res.table_id });
+    } catch (e) {
+      setErr(e.message);
+    }
+  };
+  const over = o.kind === "game_over";
+  const winners = over && o.over ? o.over.winners || [] : over && s.view ? s.view.winners : [];
+  return html`
+    <div class="overlay" role="dialog" aria-modal="true" id=${over ? "game-end" : "deal-end"}>
+      <div class="overlay-box">
+        <h2>${over ? "Game over" : `Deal ${o.ev ? (s.view.deal_scores.length || "") : ""} is over`}</h2>
+        ${over && winners.length ? html`<p class="winners">${winners.map((p) => seatName(s, p)).join(" and ")} ${winners.length === 1 && winners[0] === s.seat ? "win" : "won"} with the lowest score!</p>` : null}
+        ${o.ev && o.ev.type === "deal_end" ? html`<p>${eventText(o.ev, (p) => seatName(s, p))}</p><${HandsReveal} s=${s} ev=${o.ev} />` : null}
+        <h3>Scores so far</h3>
+        <${ScoreTable} s=${s} />
+        <div class="overlay-actions">
+          ${over
+            ? html`<button class="primary" id="rematch" onClick=${rematch}>Rematch</button>
+                   <button onClick=${() => go({ replay: tableId })}>Replay this game</button>
+                   <button onClick=${() => go({})}>Lobby</button>`
+            : html`<button class="primary" id="next-deal" onClick=${() => dispatch({ type: "dismiss" })}>Next deal</button>`}
+        </div>
+        ${err ? html`<p class="error">${err}</p>` : null}
+      </div>
+    </div>`;
+}
+
+export function TablePage({ tableId }) {
+  const token = tokens.get(tableId);
+  const [s, dispatch] = useReducer(reduce, initial);
+  const [conn, status] = useConn(tableId, token, dispatch);
+  const [order, setOrder] = useState([]);
+  const [sel, setSel] = useState(null); // key of the selected hand card
+  const [stage, setStage] = useState(null); // null or {melds: [{kind, keys}], active}
+  const [queue, setQueue] = useState([]); // staged melds still to send, in order
+  const [showScores, setShowScores] = useState(false);
+  const [drag, setDrag] = useState(null);
+  const checkSeq = useRef(0);
+  const sentVersion = useRef(null);
+
+  const v = s.view;
+  useEffect(() => {
+    if (v) setOrder((o) => reconcile(o, v.hand));
+  }, [v && v.hand.join(" ")]);
+
+  // forget a selection or staged cards no longer in hand
+  const keys = new Set(order.map((o) => o.key));
+  const cardOf = (k) => (order.find((o) => o.key === k) || {}).card;
+
+  useEffect(() => {
+    if (sel && !keys.has(sel)) setSel(null);
+    if (stage && stage.melds.some((m) => m.keys.some((k) => !keys.has(k)))) {
+      setStage({ ...stage, melds: stage.melds.map((m) => ({ ...m, keys: m.keys.filter((k) => keys.has(k)) })) });
+    }
+  }, [order]);
+
+  // ask the server whether the staged melds are valid, every time they change
+  const stagedCards = stage ? stage.melds.map((m) => ({ kind: m.kind, cards: m.keys.map(cardOf) })) : [];
+  const stagedSig = JSON.stringify(stagedCards);
+  const [checkId, setCheckId] = useState(null);
+  useEffect(() => {
+    if (!stage || !stagedCards.length || stagedCards.some((m) => !m.cards.length)) {
+      setCheckId(null);
+      return;
+    }
+    const id = `c${++checkSeq.current}`;
+    setCheckId(id);
+    conn.current && conn.current.send({ type: "check", id, melds: stagedCards });
+  }, [stagedSig, s.version]);
+  const check = checkId ? s.checks[checkId] : null;
+
+  // send the queued lay-down one meld per version
+  useEffect(() => {
+    if (!queue.length || !v || s.version === sentVersion.current) return;
+    if (s.error) {
+      setQueue([]);
+      return;
+    }
+    const [first, ...rest] = queue;
+    const match = s.legal.find((l) => l.action.type === "meld" && l.action.kind === first.kind && sameCards(l.action.cards, first.cards));
+    sentVersion.current = s.version;
+    if (match) conn.current.send({ type: "act", version: s.version, action: match.id });
+    else conn.current.send({ type: "meld", version: s.version, kind: first.kind, cards: first.cards });
+    setQueue(rest);
+    if (!rest.length) setStage(null);
+  }, [queue, s.version, s.error]);
+
+  if (!token) {
+    return html`<main class="lobby"><section class="panel"><p>This browser holds no seat at table ${tableId}.</p>
+      <p><a href=${`/?join=${tableId}`}>Join it</a> or <a href="/">go to the lobby</a>.</p></section></main>`;
+  }
+  if (s.rematch && s.rematch.token) {
+    tokens.set(s.rematch.table_id, s.rematch.token);
+  }
+  if (!v) {
+    return html`<${ConnBanner} status=${status} /><${WaitingRoom} tableId=${tableId} token=${token} s=${s} />
+      ${s.error ? html`<p class="error">${s.error}</p>` : null}`;
+  }
+
+  const legal = s.legal;
+  const has = (t) => legal.some((l) => l.action.type === t);
+  const of = (t) => legal.filter((l) => l.action.type === t);
+  const act = (l) => {
+    if (!l) return;
+    conn.current.send({ type: "act", version: s.version, action: l.id });
+  };
+  const myTurn = v.current === s.seat && !v.is_over;
+  const top = v.discard_pile[v.discard_pile.length - 1];
+  const selCard = sel ? cardOf(sel) : null;
+  const discardOf = (card) => of("discard").find((l) => l.action.card === card);
+  const layoffs = selCard ? of("lay_off").filter((l) => l.action.card === selCard) : [];
+  const swaps = selCard ? of("swap").filter((l) => l.action.card === selCard) : [];
+  const inStage = new Set(stage ? stage.melds.flatMap((m) => m.keys) : []);
+
+  const clickCard = (k) => {
+    if (stage && stage.active !== null && stage.melds[stage.active]) {
+      if (inStage.has(k)) return;
+      const melds = stage.melds.map((m, i) => (i === stage.active ? { ...m, keys: [...m.keys, k] } : m));
+      setStage({ ...stage, melds });
+      return;
+    }
+    setSel(sel === k ? null : k);
+  };
+  const moveSel = (d) => {
+    const i = order.findIndex((o) => o.key === sel);
+    const j = i + d;
+    if (i < 0 || j < 0 || j >= order.length) return;
+    const next = order.slice();
+    [next[i], next[j]] = [next[j], next[i]];
+    setOrder(next);
+  };
+  const onHandKey = (e, k) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      clickCard(k);
+    } else if (e.key === "ArrowLeft" && sel === k) {
+      e.preventDefault();
+      moveSel(-1);
+    } else if (e.key === "ArrowRight" && sel === k) {
+      e.preventDefault();
+      moveSel(1);
+    } else if (e.key === "Delete" || e.key === "d") {
+      act(discardOf(cardOf(k)));
+    }
+  };
+  const dropOnHand = (e, k) => {
+    e.preventDefault();
+    if (!drag || drag === k) return;
+    const from = order.findIndex((o) => o.key === drag);
+    const to = order.findIndex((o) => o.key === k);
+    const next = order.slice();
+    const [item] = next.splice(from, 1);
+    next.splice(to, 0, item);
+    setOrder(next);
+    setDrag(null);
+  };
+  const dropOnDiscard = (e) => {
+    e.preventDefault();
+    if (drag) act(discardOf(cardOf(drag)));
+    setDrag(null);
+  };
+  const dropOnMeld = (e, meldId) => {
+    e.preventDefault();
+    if (!drag) return;
+    const card = cardOf(drag);
+    const l = of("lay_off").find((x) => x.action.card === card && x.action.meld === meldId);
+    act(l);
+    setDrag(null);
+  };
+
+  const suggest = () => {
+    // fill the contract from the legal Meld actions: disjoint melds, as many sets and runs as it asks
+    const want = { set: v.contract.sets, run: v.contract.runs };
+    const pool = order.filter((o) => !inStage.has(o.key)).map((o) => ({ ...o }));
+    const melds = [];
+    const taken = new Set();
+    for (const l of of("meld")) {
+      const kind = l.action.kind;
+      if (!want[kind]) continue;
+      const keysFor = [];
+      const used = new Set(taken);
+      for (const c of l.action.cards) {
+        const o = pool.find((x) => x.card === c && !used.has(x.key));
+        if (!o) break;
+        used.add(o.key);
+        keysFor.push(o.key);
+      }
+      if (keysFor.length !== l.action.cards.length) continue;
+      keysFor.forEach((k) => taken.add(k));
+      want[kind] -= 1;
+      melds.push({ kind, keys: keysFor });
+    }
+    setStage({ melds, active: null });
+  };
+
+  const submitStage = () => {
+    if (!stage) return;
+    const melds = stage.melds.filter((m) => m.keys.length).map((m) => ({ kind: m.kind, cards: m.keys.map(cardOf) }));
+    if (!melds.length) return;
+    sentVersion.current = null;
+    dispatch({ type: "local_error", reason: null });
+    setQueue(melds);
+  };
+
+  const turnText = v.is_over
+    ? "The game is over."
+    : myTurn
+      ? `Your turn${v.phase === "draw" ? " to draw" : ""}.`
+      : `${seatName(s, v.current)}'s turn${v.phase === "draw" ? " to draw" : ""}.`;
+  const rules = v.rules || {};
+  const buysLeft = rules.buy_limit === null || rules.buy_limit === undefined ? "no limit" : Math.max(0, rules.buy_limit - v.buys_used[s.seat]);
+  const otherActs = legal.filter((l) => ["draw_pile", "end_turn", "retract", "unswap"].includes(l.action.type));
+  const meldsByOwner = {};
+  for (const m of v.melds) (meldsByOwner[m.owner] ||= []).push(m);
+  const lastKey = s.last ? `${s.version}` : "";
+
+  return html`
+    <div class="table-page">
+      <${ConnBanner} status=${status} />
+      <header class="topbar">
+        <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
+        <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${doNowText(s, has)}</span></div>
+        ${s.last ? html`<div class="last" key=${lastKey}>${s.last.text}</div>` : null}
+        <nav class="top-actions"><button onClick=${() => setShowScores(!showScores)}>${showScores ? "Hide scores" : "Scores"}</button> <a href="/" class="lobby-link">Lobby</a></nav>
+      </header>
+      ${s.error ? html`<div class="error-bar" role="alert" id="server-error">${s.error}</div>` : null}
+      ${showScores ? html`<section class="panel scores-panel"><${ScoreTable} s=${s} /></section>` : null}
+      <${Seats} s=${s} />
+      <div class="board">
+        <section class="center" aria-label="Stock and discard pile">
+          <div class="pile-area">
+            <button class=${`pile stock ${has("draw_stock") ? "can" : ""}`} id="stock" disabled=${!has("draw_stock")}
+              onClick=${() => act(of("draw_stock")[0])} aria-label=${`stock, ${v.stock_size} cards${has("draw_stock") ? ": draw" : ""}`}>
+              <${CardBack} label=${String(v.stock_size)} />
+              <span class="pile-label">Stock</span>
+            </button>
+            <button class=${`pile discard ${has("draw_discard") ? "can" : ""} ${drag ? "drop-target" : ""}`} id="discard-pile"
+              disabled=${!has("draw_discard") && !drag}
+              onClick=${() => act(of("draw_discard")[0])}
+              onDragOver=${(e) => e.preventDefault()} onDrop=${dropOnDiscard}
+              aria-label=${top ? `discard pile, top ${pretty(top)}${has("draw_discard") ? ": take it" : ""}` : "discard pile, empty"}>
+              ${top ? html`<${Card} name=${top} key=${`top-${v.discard_pile.length}-${top}`} cls="arrive" />` : html`<div class="empty-pile">empty</div>`}
+              <span class="pile-label">Discard</span>
+            </button>
+          </div>
+          ${v.buy_window || has("buy") || has("call") ? html`
+            <div class="buy-window" id="buy-window">
+              <div><strong>${v.buy_window ? `Buy window: the ${pretty(top)}` : "The discard is open"}</strong>
+                ${s.buyDeadline ? html` closes in <${Countdown} deadline=${s.buyDeadline} />` : v.buy_window ? html` (until ${seatName(s, v.current)} draws)` : null}</div>
+              ${v.buy_window ? html`<div class="buy-facts">
+                <span>Asked: ${v.buy_requests.length ? v.buy_requests.map((p) => seatName(s, p)).join(", ") : "nobody yet"}</span>
+                <span>Your buys left this deal: ${buysLeft}</span>
+                <span>Penalty: ${rules.buy_penalty ?? 1} extra card${(rules.buy_penalty ?? 1) === 1 ? "" : "s"}</span></div>` : null}
+              <div class="buy-actions">
+                ${of("buy").map((l) => html`<button class="primary" id="buy" onClick=${() => act(l)}>Buy the ${pretty(top)}</button>`)}
+                ${of("call").map((l) => html`<button class="primary" id="call" onClick=${() => act(l)}>Call the ${pretty(top)}</button>`)}
+                ${of("pass").map((l) => html`<button id="pass" onClick=${() => act(l)}>Pass</button>`)}
+              </div>
+            </div>` : null}
+        </section>
+        <section class="melds" aria-label="Melds on the table" id="melds">
+          ${v.melds.length ? null : html`<p class="hint">No melds on the table yet.</p>`}
+          ${Object.entries(meldsByOwner).map(([owner, ms]) => html`
+            <div class="owner-melds"><div class="owner">${seatName(s, Number(owner))}</div>
+              ${ms.map((m) => {
+                const fits = layoffs.filter((l) => l.action.meld === m.id);
+                const swapHere = swaps.filter((l) => l.action.meld === m.id);
+                return html`
+                <div class=${`meld ${fits.length ? "fits" : ""}`} data-meld=${m.id}
+                  onClick=${() => fits.length === 1 && act(fits[0])}
+                  onDragOver=${(e) => e.preventDefault()} onDrop=${(e) => dropOnMeld(e, m.id)}>
+                  <span class="meld-kind">${m.kind}</span>
+                  ${m.cards.map((c, i) => {
+                    const sw = swapHere.find((l) => l.action.index === i);
+                    return sw
+                      ? html`<button class="swap-target" title=${`swap your ${pretty(selCard)} for this card`} onClick=${(e) => { e.stopPropagation(); act(sw); }}><${Card} name=${c} small /></button>`
+                      : html`<${Card} name=${c} small />`;
+                  })}
+                  ${fits.length > 1 ? fits.map((l) => html`<button class="layoff-end" onClick=${(e) => { e.stopPropagation(); act(l); }}>${l.action.high ? "add at high end" : "add at low end"}</button>`) : null}
+                </div>`;
+              })}
+            </div>`)}
+          ${v.staged && v.staged.length ? html`<div class="owner-melds pending"><div class="owner">Your lay-down so far</div>
+            ${v.staged.map((m) => html`<div class="meld"><span class="meld-kind">${m.kind}</span>${m.cards.map((c) => html`<${Card} name=${c} small />`)}</div>`)}</div>` : null}
+        </section>
+        <aside class="side">
+          <h2 class="side-title">What happened</h2>
+          <${Log} s=${s} />
+        </aside>
+      </div>
+      ${stage ? html`
+        <section class="stage panel" id="stage" aria-label="Your lay-down">
+          <div class="stage-head"><strong>Lay down:</strong> click a meld below, then the cards from your hand, one by one.</div>
+          <div class="stage-melds">
+            ${stage.melds.map((m, i) => html`
+              <div class=${`staged-meld ${stage.active === i ? "active" : ""}`} data-staged=${i} onClick=${() => setStage({ ...stage, active: i })}>
+                <span class="meld-kind">${m.kind} ${i + 1}</span>
+                ${m.keys.map((k) => html`<button class="staged-card" title="back to the hand" onClick=${(e) => { e.stopPropagation(); setStage({ ...stage, melds: stage.melds.map((x, j) => (j === i ? { ...x, keys: x.keys.filter((y) => y !== k) } : x)) }); }}><${Card} name=${cardOf(k)} small /></button>`)}
+                ${m.keys.length ? null : html`<span class="hint">empty</span>`}
+                <button class="remove" title="remove this meld" onClick=${(e) => { e.stopPropagation(); setStage({ melds: stage.melds.filter((_, j) => j !== i), active: null }); }}>✕</button>
+              </div>`)}
+          </div>
+          <div class="stage-actions">
+            <button id="new-set" onClick=${() => setStage({ melds: [...stage.melds, { kind: "set", keys: [] }], active: stage.melds.length })}>+ set</button>
+            <button id="new-run" onClick=${() => setStage({ melds: [...stage.melds, { kind: "run", keys: [] }], active: stage.melds.length })}>+ run</button>
+            <button id="suggest" onClick=${suggest} disabled=${!has("meld")}>Suggest lay-down</button>
+            <button class="primary" id="lay-down" onClick=${submitStage} disabled=${!stagedCards.some((m) => m.cards.length) || queue.length > 0}>Lay down</button>
+            <button id="cancel-stage" onClick=${() => setStage(null)}>Cancel</button>
+          </div>
+          <p class=${`check ${check ? (check.ok ? "ok" : "bad") : ""}`} id="stage-check" role="status">
+            ${check ? (check.ok ? "✓ Valid: these melds may be laid down." : `✗ ${check.reason}`) : stagedCards.length ? "Checking…" : "Add a set or a run."}
+          </p>
+        </section>` : null}
+      <section class="hand-area" aria-label="Your hand">
+        <div class="hand-tools">
+          <span class="hand-title">Your hand (${v.hand.length})</span>
+          <button id="sort-suit" onClick=${() => setOrder(order.slice().sort((a, b) => bySuit(a.card, b.card)))}>Sort by suit</button>
+          <button id="sort-rank" onClick=${() => setOrder(order.slice().sort((a, b) => byRank(a.card, b.card)))}>Sort by rank</button>
+          ${sel && !stage ? html`
+            <button onClick=${() => moveSel(-1)} aria-label="move the selected card left">◀</button>
+            <button onClick=${() => moveSel(1)} aria-label="move the selected card right">▶</button>` : null}
+          ${!stage && (has("meld") || (v.staged && v.staged.length)) ? html`<button class="primary" id="open-stage" onClick=${() => setStage({ melds: [], active: null })}>Lay down…</button>` : null}
+          ${selCard && discardOf(selCard) && !stage ? html`<button class="primary" id="discard-selected" onClick=${() => act(discardOf(selCard))}>Discard the ${pretty(selCard)}</button>` : null}
+          ${otherActs.map((l) => html`<button class="other-act" onClick=${() => act(l)}>${l.text}</button>`)}
+        </div>
+        ${selCard && !stage && (layoffs.length || swaps.length) ? html`<p class="hint">The highlighted melds take the ${pretty(selCard)}: click one${swaps.length ? ", or click a joker to swap it" : ""}.</p>` : null}
+        <div class="hand" id="hand" role="listbox" aria-label="your cards">
+          ${order.map((o) => html`
+            <div key=${o.key} role="option" tabindex="0" aria-selected=${sel === o.key}
+              class=${`hand-card ${sel === o.key ? "selected" : ""} ${inStage.has(o.key) ? "staged" : ""} ${discardOf(o.card) ? "can-discard" : ""}`}
+              data-card=${o.card} draggable="true"
+              onClick=${() => clickCard(o.key)}
+              onDblClick=${() => !stage && act(discardOf(o.card))}
+              onKeyDown=${(e) => onHandKey(e, o.key)}
+              onDragStart=${(e) => { setDrag(o.key); e.dataTransfer.setData("text/plain", o.card); }}
+              onDragEnd=${() => setDrag(null)}
+              onDragOver=${(e) => e.preventDefault()} onDrop=${(e) => dropOnHand(e, o.key)}>
+              <${Card} name=${o.card} />
+            </div>`)}
+        </div>
+        <details class="all-moves"><summary>All moves you may make now (${legal.length})</summary>
+          <div class="move-list">${legal.map((l) => html`<button class="move" data-type=${l.action.type} onClick=${() => act(l)}>${l.text}</button>`)}</div>
+        </details>
+      </section>
+      <${Overlay} s=${s} dispatch=${dispatch} tableId=${tableId} token=${token} />
+      ${s.rematch ? html`<div class="rematch-bar">A rematch is ready. <button class="primary" onClick=${() => go({ table: s.rematch.table_id })}>Join the rematch</button></div>` : null}
+    </div>`;
+}

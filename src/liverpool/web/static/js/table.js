@@ -178,9 +178,15 @@ function WaitingRoom({ tableId, token, s }) {
 
 function seatName(s, p) {
   const seat = s.table && s.table.seats && s.table.seats[p];
-  if (p === s.seat) return "You";
+  if (p === s.seat) return seat && seat.name ? `${seat.name} (you)` : "You";
   if (!seat) return `Seat ${p + 1}`;
   return seat.name || (seat.kind === "bot" ? `Bot ${p + 1}` : `Seat ${p + 1}`);
+}
+
+/** A seat's name for sentences in the log (no "(you)"). */
+function plainName(s, p) {
+  const seat = s.table && s.table.seats && s.table.seats[p];
+  return (seat && seat.name) || (p === s.seat ? "You" : `Seat ${p + 1}`);
 }
 
 function listWords(parts) {
@@ -215,7 +221,8 @@ function Seats({ s, scoresOpen }) {
       ${Array.from({ length: v.players }, (_, p) => {
         const info = s.table && s.table.seats ? s.table.seats[p] : null;
         return html`
-        <div class=${`seat-box ${p === v.current ? "current" : ""} ${p === s.seat ? "me" : ""}`} data-seat=${p}>
+        <div class=${`seat-box ${p === v.current ? "current" : ""} ${p === s.seat ? "me" : ""} ${s.last && s.last.seat === p ? "acted" : ""}`}
+             data-seat=${p} key=${s.last && s.last.seat === p ? `acted-${s.version}` : `seat-${p}`}>
           <div class="seat-name">${p === v.current ? "▶ " : ""}${seatName(s, p)}${info && info.kind === "bot" ? html` <span class="tag">bot</span>` : null}${
             info && info.kind === "human" && !info.connected && p !== s.seat ? html` <span class="tag away">away</span>` : null}</div>
           <div class="seat-facts">
@@ -248,9 +255,9 @@ function Log({ s }) {
   useEffect(() => {
     if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
   }, [s.log.length]);
-  const name = (p) => seatName(s, p);
+  const name = (p) => plainName(s, p);
   return html`<ol class="log" id="log" ref=${ref} aria-live="polite">
-    ${s.log.slice(-120).map((x) => html`<li class=${`ev-${x.ev.type}`}>${eventText(x.ev, name)}</li>`)}
+    ${s.log.filter((x) => x.ev.type !== "pass").slice(-120).map((x) => html`<li class=${`ev-${x.ev.type}`}>${eventText(x.ev, name)}</li>`)}
   </ol>`;
 }
 
@@ -289,7 +296,7 @@ function Overlay({ s, dispatch, tableId, token }) {
       <div class="overlay-box">
         <h2>${over ? "Game over" : `Deal ${o.ev ? (s.view.deal_scores.length || "") : ""} is over`}</h2>
         ${over && winners.length ? html`<p class="winners">${winners.map((p) => seatName(s, p)).join(" and ")} ${winners.length === 1 && winners[0] === s.seat ? "win" : "won"} with the lowest score!</p>` : null}
-        ${o.ev && o.ev.type === "deal_end" ? html`<p>${eventText(o.ev, (p) => seatName(s, p))}</p><${HandsReveal} s=${s} ev=${o.ev} />` : null}
+        ${o.ev && o.ev.type === "deal_end" ? html`<p>${eventText(o.ev, (p) => plainName(s, p))}</p><${HandsReveal} s=${s} ev=${o.ev} />` : null}
         <h3>Scores so far</h3>
         <${ScoreTable} s=${s} />
         <div class="overlay-actions">
@@ -316,11 +323,15 @@ export function TablePage({ tableId }) {
   const [drag, setDrag] = useState(null);
   const checkSeq = useRef(0);
   const sentVersion = useRef(null);
+  const dealSeen = useRef(null);
+  const closing = useRef(false);
 
   const v = s.view;
   useEffect(() => {
-    if (v) setOrder((o) => reconcile(o, v.hand));
-  }, [v && v.hand.join(" ")]);
+    // a new hand (first sight or a new deal) starts sorted by suit; drawn cards go to the right
+    if (v) setOrder((o) => (o.length && v.deal === dealSeen.current ? reconcile(o, v.hand) : reconcile([], v.hand.slice().sort(bySuit))));
+    if (v) dealSeen.current = v.deal;
+  }, [v && v.hand.join(" "), v && v.deal]);
 
   // forget a selection or staged cards no longer in hand
   const keys = new Set(order.map((o) => o.key));
@@ -348,20 +359,27 @@ export function TablePage({ tableId }) {
   }, [stagedSig, s.version]);
   const check = checkId ? s.checks[checkId] : null;
 
-  // send the queued lay-down one meld per version
+  // send the queued lay-down one meld per version; the stage closes once the last is accepted
   useEffect(() => {
-    if (!queue.length || !v || s.version === sentVersion.current) return;
-    if (s.error) {
+    if (!v) return;
+    if (s.error && (queue.length || closing.current)) {
+      closing.current = false;
       setQueue([]);
       return;
     }
+    if (closing.current && !queue.length && s.version !== sentVersion.current) {
+      closing.current = false;
+      setStage(null);
+      return;
+    }
+    if (!queue.length || s.version === sentVersion.current) return;
     const [first, ...rest] = queue;
     const match = s.legal.find((l) => l.action.type === "meld" && l.action.kind === first.kind && sameCards(l.action.cards, first.cards));
     sentVersion.current = s.version;
     if (match) conn.current.send({ type: "act", version: s.version, action: match.id });
     else conn.current.send({ type: "meld", version: s.version, kind: first.kind, cards: first.cards });
+    if (!rest.length) closing.current = true;
     setQueue(rest);
-    if (!rest.length) setStage(null);
   }, [queue, s.version, s.error]);
 
   if (!token) {
@@ -494,12 +512,13 @@ export function TablePage({ tableId }) {
   const lastKey = s.last ? `${s.version}` : "";
 
   return html`
-    <div class="table-page">
+    <div class="table-page" data-version=${s.version} data-seat=${s.seat} data-phase=${v.phase} data-current=${v.current}>
       <${ConnBanner} status=${status} />
       <header class="topbar">
         <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
         <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${doNowText(s, has)}</span></div>
         ${s.last ? html`<div class="last" key=${lastKey}>${s.last.text}</div>` : null}
+        ${s.table && s.table.timer ? html`<span class="timer">⏱ ${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions"><button onClick=${() => setShowScores(!showScores)}>${showScores ? "Hide scores" : "Scores"}</button> <a href="/" class="lobby-link">Lobby</a></nav>
       </header>
       ${s.error ? html`<div class="error-bar" role="alert" id="server-error">${s.error}</div>` : null}

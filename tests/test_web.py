@@ -1,0 +1,314 @@
+"""The browser table, driven by Playwright in Debian's chromium against the real server in-process.
+
+The server runs in a thread on a free 127.0.0.1 port (uvicorn, bot delay 0, seeds fixed so a run is
+repeatable); every test clicks what a person would click and reads what the page shows. The
+browser is the system's ``/usr/bin/chromium`` (``make chromium`` installs it): no browser is
+downloaded. Screenshots go to ``artifacts/`` on every run.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from liverpool.server.app import create_app
+from liverpool.server.config import Settings
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 360, "height": 740}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _seeds(purpose: str) -> int:
+    return zlib.crc32(f"web-tests/{purpose}".encode())
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("web") / "liverpool.db"
+    settings = Settings(database=f"sqlite:///{db}", bot_delay=0.0, buy_window=0.3, seeds=_seeds)
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive(), "the server stopped while starting"
+        assert time.monotonic() < deadline, "the server did not start in 30 s"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
+def _post(base_url: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    req = urllib.request.Request(f"{base_url}{path}", data=json.dumps(body).encode(), method="POST")
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("X-Seat-Token", token)
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.loads(res.read())
+
+
+def _version(page: Page) -> str | None:
+    return page.get_attribute(".table-page", "data-version")
+
+
+def _wait_change(page: Page, version: str | None, timeout: float = 10_000) -> None:
+    """Wait until the table shows a newer state (or a deal/game end)."""
+    page.wait_for_function(
+        """(v) => { const t = document.querySelector('.table-page');
+                    return (t && t.dataset.version !== v) || !!document.querySelector('#deal-end, #game-end'); }""",
+        arg=version,
+        timeout=timeout,
+    )
+
+
+def _my_turn(page: Page) -> bool:
+    t = page.locator(".table-page")
+    return t.count() == 1 and t.get_attribute("data-seat") == t.get_attribute("data-current")
+
+
+def _play_one_step(page: Page, shots: dict[str, bool]) -> bool:
+    """Do one thing the page offers, as a person would; False when there is nothing to do yet."""
+    if page.locator("#buy-window").count() and not shots.get("buy"):
+        page.screenshot(path=str(ARTIFACTS / "buy-window.png"))
+        shots["buy"] = True
+    version = _version(page)
+    if page.locator("#pass").count():
+        page.click("#pass")
+    elif page.locator("#stock.can").count():
+        page.click("#stock")
+    elif page.locator("#open-stage").count() and not shots.get("laid"):
+        shots["laid"] = True  # one try a deal: suggest, check, lay down
+        page.click("#open-stage")
+        page.click("#suggest")
+        page.wait_for_selector("#stage-check.ok, #stage-check.bad")
+        page.click("#lay-down")
+    elif page.locator(".hand-card.can-discard").count():
+        if not shots.get("mid"):
+            page.screenshot(path=str(ARTIFACTS / "table-mid-deal.png"))
+            shots["mid"] = True
+        page.locator(".hand-card.can-discard").last.dblclick()
+    else:
+        return False
+    _wait_change(page, version)
+    return True
+
+
+def test_quick_play_one_whole_deal_by_clicks(base_url: str, browser: Browser) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    errors = _errors(page)
+    page.goto(base_url)
+    page.fill("#name", "Ana")
+    page.locator("details.rules-form").evaluate("d => d.open = true")
+    page.wait_for_selector(".rule-group")
+    page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
+    page.click("#quickplay")
+    page.wait_for_selector("#hand .hand-card")
+    assert "Deal 1 of 7" in page.inner_text("#contract")
+    shots: dict[str, bool] = {}
+    deadline = time.monotonic() + 240
+    while not page.locator("#deal-end, #game-end").count():
+        assert time.monotonic() < deadline, "the deal did not end in 4 minutes"
+        if not _play_one_step(page, shots):
+            page.wait_for_timeout(50)
+    page.wait_for_selector("#deal-end")
+    # every seat's points and the running totals are shown
+    rows = page.locator("#deal-end .reveal tbody tr")
+    assert rows.count() == 4
+    totals = page.locator("#deal-end #score-table tr.total td").all_inner_texts()
+    assert totals[0] == "Total" and all(t.lstrip("-").isdigit() for t in totals[1:])
+    assert "went out" in page.inner_text("#deal-end") or "ended" in page.inner_text("#deal-end")
+    page.screenshot(path=str(ARTIFACTS / "deal-end.png"))
+    page.click("#next-deal")
+    assert "Deal 2 of 7" in page.inner_text("#contract")
+    # the same table on a phone-sized screen: the layout changes, the page is the same
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the phone layout scrolls sideways ({width}px)"
+    page.screenshot(path=str(ARTIFACTS / "phone.png"))
+    assert shots.get("mid"), "the test never had a card to discard"
+    assert not errors, errors
+
+
+def _hand(page: Page) -> list[str]:
+    cards: list[str] = page.locator("#hand .hand-card").evaluate_all("els => els.map(e => e.dataset.card)")
+    return cards
+
+
+def _log_tail(page: Page, n: int = 3) -> list[str]:
+    lines: list[str] = page.locator("#log li").all_inner_texts()
+    return lines[-n:]
+
+
+def test_invite_link_both_see_moves_and_a_reload_continues(base_url: str, browser: Browser) -> None:
+    ana = browser.new_context(viewport=DESKTOP).new_page()
+    errors = _errors(ana)
+    ana.goto(base_url)
+    ana.fill("#name", "Ana")
+    ana.select_option("#players", "2")
+    ana.select_option(".seat-kind[data-seat='1']", "human")
+    ana.wait_for_selector("#rules-check.ok")
+    ana.click("#create-table")
+    invite = ana.locator("#invite-link").input_value()
+    assert "/?join=" in invite
+    bo = browser.new_context(viewport=DESKTOP).new_page()
+    errors += _errors(bo)
+    bo.goto(invite)
+    bo.fill("#join-name", "Bo")
+    bo.click("#join")
+    ana.wait_for_function("() => document.querySelector('#seat-list').innerText.includes('Bo')")
+    bo.wait_for_selector("#seat-list")
+    ana.click("#start")
+    for p in (ana, bo):
+        p.wait_for_selector("#hand .hand-card")
+        assert "Ana" in p.inner_text(".seats-row") and "Bo" in p.inner_text(".seats-row")
+
+    def step() -> None:
+        actor, other = (ana, bo) if _my_turn(ana) else (bo, ana)
+        assert _my_turn(actor), "neither page says it is its turn"
+        before = _version(other)
+        assert _play_one_step(actor, {"laid": True, "mid": True, "buy": True})
+        _wait_change(other, before)
+        assert _version(other) == _version(actor)
+        # the other page saw the move, in the same words
+        assert _log_tail(other) == _log_tail(actor)
+
+    for _ in range(4):
+        step()
+    # Bo reloads mid-deal: the same seat, hand and position come back from `hello`
+    hand, version = sorted(_hand(bo)), _version(bo)
+    bo.reload()
+    bo.wait_for_selector("#hand .hand-card")
+    assert sorted(_hand(bo)) == hand
+    assert _version(bo) == version
+    for _ in range(4):
+        step()
+    assert not errors, errors
+
+
+def _fewest_of_rank(cards: list[str]) -> str:
+    """A card to throw away: one of a rank held least often (never a joker)."""
+    ranks = [c[:-1] for c in cards]
+    naturals = [c for c in cards if c != "JK"]
+    return min(naturals, key=lambda c: ranks.count(c[:-1]))
+
+
+def test_lay_down_invalid_meld_refused_with_reason_then_valid(base_url: str, browser: Browser) -> None:
+    made = _post(
+        base_url,
+        "/api/tables",
+        {
+            "players": 2,
+            "preset": "liverpool",
+            "options": {"schedule": "1S/10,1S/10,1S/10,1S/10"},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+            "name": "Ana",
+        },
+    )
+    table, token = made["table_id"], made["token"]
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(f"localStorage.setItem({json.dumps('liverpool.token.' + table)}, {json.dumps(token)})")
+    page = context.new_page()
+    errors = _errors(page)
+    page.goto(f"{base_url}/?table={table}")
+    page.click("#start")
+    page.wait_for_selector("#hand .hand-card")
+    deadline = time.monotonic() + 120
+    # play (draw, throw a lonely card) until the page offers a lay-down
+    while not page.locator("#open-stage").count():
+        assert time.monotonic() < deadline, "no lay-down was offered in 2 minutes"
+        if page.locator("#next-deal").count():
+            page.click("#next-deal")
+            continue
+        version = _version(page)
+        if page.locator("#pass").count():
+            page.click("#pass")
+        elif page.locator("#stock.can").count():
+            page.click("#stock")
+        elif page.locator(".hand-card.can-discard").count():
+            card = _fewest_of_rank(_hand(page))
+            page.locator(f".hand-card.can-discard[data-card='{card}']").first.dblclick()
+        else:
+            page.wait_for_timeout(50)
+            continue
+        _wait_change(page, version)
+    hand = _hand(page)
+    page.click("#open-stage")
+    page.click("#new-set")
+    # three naturals of three different ranks, card by card: not a set
+    picked: list[str] = []
+    for card in hand:
+        if card != "JK" and card[:-1] not in {c[:-1] for c in picked}:
+            picked.append(card)
+        if len(picked) == 3:
+            break
+    for card in picked:
+        page.locator(f"#hand .hand-card[data-card='{card}']:not(.staged)").first.click()
+    assert page.locator("#stage .staged-card").count() == 3
+    page.wait_for_selector("#stage-check.bad")
+    reason = page.inner_text("#stage-check")
+    assert len(reason) > 5 and "Checking" not in reason
+    page.screenshot(path=str(ARTIFACTS / "lay-down-refused.png"))
+    # sending it anyway: the server refuses it and the page says why; nothing changes
+    version = _version(page)
+    page.click("#lay-down")
+    page.wait_for_selector("#server-error")
+    assert page.inner_text("#server-error").strip()
+    assert _version(page) == version
+    # the suggestion (from the legal melds) is valid and is accepted
+    page.click("#cancel-stage")
+    page.click("#open-stage")
+    page.click("#suggest")
+    page.wait_for_selector("#stage-check.ok")
+    page.click("#lay-down")
+    page.wait_for_selector(".seat-box.me .tag.down")
+    assert page.locator("#melds .meld").count() >= 1
+    page.screenshot(path=str(ARTIFACTS / "lay-down-accepted.png"))
+    assert not errors, errors

@@ -115,7 +115,8 @@ def _my_turn(page: Page) -> bool:
 
 def _play_one_step(page: Page, shots: dict[str, bool]) -> bool:
     """Do one thing the page offers, as a person would; False when there is nothing to do yet."""
-    if page.locator("#buy-window").count() and not shots.get("buy"):
+    if page.locator("#buy").count() and not shots.get("buy"):
+        page.wait_for_timeout(400)  # the discard's arrival animation
         page.screenshot(path=str(ARTIFACTS / "buy-window.png"))
         shots["buy"] = True
     version = _version(page)

@@ -48,6 +48,7 @@ function pip(suit) {
 
 /** One card face. `small` draws the compact size used in melds. */
 export function Card({ name, small = false, cls = "", ...rest }) {
+  if (!name) return null;
   const c = parseCard(name);
   const red = c.suit === "H" || c.suit === "D";
   const color = c.joker ? "#6a1b9a" : red ? "#c62828" : "#1a1a1a";

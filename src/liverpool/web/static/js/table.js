@@ -176,17 +176,22 @@ function WaitingRoom({ tableId, token, s }) {
     </main>`;
 }
 
+/** A seat's display name; names used by several seats (e.g. "medium bot") get the seat number. */
+function baseName(s, p) {
+  const seats = (s.table && s.table.seats) || [];
+  const seat = seats[p];
+  if (!seat || !seat.name) return seat && seat.kind === "bot" ? `Bot ${p + 1}` : `Seat ${p + 1}`;
+  const same = seats.filter((x) => x.name === seat.name).length;
+  return same > 1 ? `${seat.name} ${p + 1}` : seat.name;
+}
+
 function seatName(s, p) {
-  const seat = s.table && s.table.seats && s.table.seats[p];
-  if (p === s.seat) return seat && seat.name ? `${seat.name} (you)` : "You";
-  if (!seat) return `Seat ${p + 1}`;
-  return seat.name || (seat.kind === "bot" ? `Bot ${p + 1}` : `Seat ${p + 1}`);
+  return p === s.seat ? `${baseName(s, p)} (you)` : baseName(s, p);
 }
 
 /** A seat's name for sentences in the log (no "(you)"). */
 function plainName(s, p) {
-  const seat = s.table && s.table.seats && s.table.seats[p];
-  return (seat && seat.name) || (p === s.seat ? "You" : `Seat ${p + 1}`);
+  return baseName(s, p);
 }
 
 function listWords(parts) {
@@ -317,7 +322,7 @@ export function TablePage({ tableId }) {
   const [conn, status] = useConn(tableId, token, dispatch);
   const [order, setOrder] = useState([]);
   const [sel, setSel] = useState(null); // key of the selected hand card
-  const [stage, setStage] = useState(null); // null or {melds: [{kind, keys}], active}
+  const [stageRaw, setStage] = useState(null); // null or {melds: [{kind, keys}], active}
   const [queue, setQueue] = useState([]); // staged melds still to send, in order
   const [showScores, setShowScores] = useState(false);
   const [drag, setDrag] = useState(null);
@@ -337,11 +342,10 @@ export function TablePage({ tableId }) {
   const keys = new Set(order.map((o) => o.key));
   const cardOf = (k) => (order.find((o) => o.key === k) || {}).card;
 
+  // staged cards that left the hand (laid down, or a new deal) leave the stage
+  const stage = stageRaw && { ...stageRaw, melds: stageRaw.melds.map((m) => ({ ...m, keys: m.keys.filter((k) => keys.has(k)) })) };
   useEffect(() => {
     if (sel && !keys.has(sel)) setSel(null);
-    if (stage && stage.melds.some((m) => m.keys.some((k) => !keys.has(k)))) {
-      setStage({ ...stage, melds: stage.melds.map((m) => ({ ...m, keys: m.keys.filter((k) => keys.has(k)) })) });
-    }
   }, [order]);
 
   // ask the server whether the staged melds are valid, every time they change
@@ -517,9 +521,9 @@ export function TablePage({ tableId }) {
       <header class="topbar">
         <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
         <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${doNowText(s, has)}</span></div>
-        ${s.last ? html`<div class="last" key=${lastKey}>${s.last.text}</div>` : null}
         ${s.table && s.table.timer ? html`<span class="timer">⏱ ${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions"><button onClick=${() => setShowScores(!showScores)}>${showScores ? "Hide scores" : "Scores"}</button> <a href="/" class="lobby-link">Lobby</a></nav>
+        ${s.last ? html`<div class="last" key=${lastKey}>${s.last.text}</div>` : null}
       </header>
       ${s.error ? html`<div class="error-bar" role="alert" id="server-error">${s.error}</div>` : null}
       ${showScores ? html`<section class="panel scores-panel"><${ScoreTable} s=${s} /></section>` : null}
@@ -578,7 +582,7 @@ export function TablePage({ tableId }) {
                 </div>`;
               })}
             </div>`)}
-          ${v.staged && v.staged.length ? html`<div class="owner-melds pending"><div class="owner">Your lay-down so far</div>
+          ${v.staged && v.staged.length ? html`<div class="owner-melds pending"><div class="owner">${myTurn ? "Your" : `${plainName(s, v.current)}'s`} lay-down so far</div>
             ${v.staged.map((m) => html`<div class="meld"><span class="meld-kind">${m.kind}</span>${m.cards.map((c) => html`<${Card} name=${c} small />`)}</div>`)}</div>` : null}
         </section>
         <aside class="side">
@@ -586,7 +590,8 @@ export function TablePage({ tableId }) {
           <${Log} s=${s} />
         </aside>
       </div>
-      ${stage ? html`
+      <section class="hand-area" aria-label="Your hand">
+        ${stage ? html`
         <section class="stage panel" id="stage" aria-label="Your lay-down">
           <div class="stage-head"><strong>Lay down:</strong> click a meld below, then the cards from your hand, one by one.</div>
           <div class="stage-melds">
@@ -609,7 +614,6 @@ export function TablePage({ tableId }) {
             ${check ? (check.ok ? "✓ Valid: these melds may be laid down." : `✗ ${check.reason}`) : stagedCards.length ? "Checking…" : "Add a set or a run."}
           </p>
         </section>` : null}
-      <section class="hand-area" aria-label="Your hand">
         <div class="hand-tools">
           <span class="hand-title">Your hand (${v.hand.length})</span>
           <button id="sort-suit" onClick=${() => setOrder(order.slice().sort((a, b) => bySuit(a.card, b.card)))}>Sort by suit</button>
@@ -617,7 +621,7 @@ export function TablePage({ tableId }) {
           ${sel && !stage ? html`
             <button onClick=${() => moveSel(-1)} aria-label="move the selected card left">◀</button>
             <button onClick=${() => moveSel(1)} aria-label="move the selected card right">▶</button>` : null}
-          ${!stage && (has("meld") || (v.staged && v.staged.length)) ? html`<button class="primary" id="open-stage" onClick=${() => setStage({ melds: [], active: null })}>Lay down…</button>` : null}
+          ${!stage && (has("meld") || (myTurn && v.staged && v.staged.length)) ? html`<button class="primary" id="open-stage" onClick=${() => setStage({ melds: [], active: null })}>Lay down…</button>` : null}
           ${selCard && discardOf(selCard) && !stage ? html`<button class="primary" id="discard-selected" onClick=${() => act(discardOf(selCard))}>Discard the ${pretty(selCard)}</button>` : null}
           ${otherActs.map((l) => html`<button class="other-act" onClick=${() => act(l)}>${l.text}</button>`)}
         </div>

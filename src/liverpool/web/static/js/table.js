@@ -440,7 +440,7 @@ export function TablePage({ tableId }) {
     } else if (e.key === "ArrowRight" && sel === k) {
       e.preventDefault();
       moveSel(1);
-    } else if (e.key === "Delete" || e.key === "d") {
+    } else if (e.key === "Delete") {
       act(discardOf(cardOf(k)));
     }
   };

@@ -55,7 +55,7 @@ def _seeds(purpose: str) -> int:
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "liverpool.db"
-    settings = Settings(database=f"sqlite:///{db}", bot_delay=0.0, buy_window=0.3, seeds=_seeds)
+    settings = Settings(database=f"sqlite:///{db}", bot_delay=0.0, buy_window=2.0, seeds=_seeds)
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -113,11 +113,16 @@ def _my_turn(page: Page) -> bool:
     return t.count() == 1 and t.get_attribute("data-seat") == t.get_attribute("data-current")
 
 
+def _shot(page: Page, name: str) -> None:
+    """A screenshot in artifacts/, once the arrival animations have settled."""
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
 def _play_one_step(page: Page, shots: dict[str, bool]) -> bool:
     """Do one thing the page offers, as a person would; False when there is nothing to do yet."""
     if page.locator("#buy").count() and not shots.get("buy"):
-        page.wait_for_timeout(400)  # the discard's arrival animation
-        page.screenshot(path=str(ARTIFACTS / "buy-window.png"))
+        _shot(page, "buy-window.png")
         shots["buy"] = True
     version = _version(page)
     if page.locator("#pass").count():
@@ -132,7 +137,7 @@ def _play_one_step(page: Page, shots: dict[str, bool]) -> bool:
         page.click("#lay-down")
     elif page.locator(".hand-card.can-discard").count():
         if not shots.get("mid"):
-            page.screenshot(path=str(ARTIFACTS / "table-mid-deal.png"))
+            _shot(page, "table-mid-deal.png")
             shots["mid"] = True
         page.locator(".hand-card.can-discard").last.dblclick()
     else:
@@ -165,7 +170,7 @@ def test_quick_play_one_whole_deal_by_clicks(base_url: str, browser: Browser) ->
     totals = page.locator("#deal-end #score-table tr.total td").all_inner_texts()
     assert totals[0] == "Total" and all(t.lstrip("-").isdigit() for t in totals[1:])
     assert "went out" in page.inner_text("#deal-end") or "ended" in page.inner_text("#deal-end")
-    page.screenshot(path=str(ARTIFACTS / "deal-end.png"))
+    _shot(page, "deal-end.png")
     page.click("#next-deal")
     assert "Deal 2 of 7" in page.inner_text("#contract")
     # the same table on a phone-sized screen: the layout changes, the page is the same
@@ -173,7 +178,7 @@ def test_quick_play_one_whole_deal_by_clicks(base_url: str, browser: Browser) ->
     page.wait_for_timeout(300)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the phone layout scrolls sideways ({width}px)"
-    page.screenshot(path=str(ARTIFACTS / "phone.png"))
+    _shot(page, "phone.png")
     assert shots.get("mid"), "the test never had a card to discard"
     assert not errors, errors
 
@@ -296,7 +301,7 @@ def test_lay_down_invalid_meld_refused_with_reason_then_valid(base_url: str, bro
     page.wait_for_selector("#stage-check.bad")
     reason = page.inner_text("#stage-check")
     assert len(reason) > 5 and "Checking" not in reason
-    page.screenshot(path=str(ARTIFACTS / "lay-down-refused.png"))
+    _shot(page, "lay-down-refused.png")
     # sending it anyway: the server refuses it and the page says why; nothing changes
     version = _version(page)
     page.click("#lay-down")
@@ -311,5 +316,5 @@ def test_lay_down_invalid_meld_refused_with_reason_then_valid(base_url: str, bro
     page.click("#lay-down")
     page.wait_for_selector(".seat-box.me .tag.down")
     assert page.locator("#melds .meld").count() >= 1
-    page.screenshot(path=str(ARTIFACTS / "lay-down-accepted.png"))
+    _shot(page, "lay-down-accepted.png")
     assert not errors, errors

@@ -25,7 +25,9 @@ from ..rules import RuleSet
 __all__ = ["replay_frames"]
 
 
-def _frame(game: Game, n: int, step: int, action: dict[str, Any] | None, events: list[dict[str, Any]]) -> dict[str, Any]:
+def _frame(
+    game: Game, n: int, step: int, action: dict[str, Any] | None, events: list[dict[str, Any]]
+) -> dict[str, Any]:
     views = [game.view(p) for p in range(n)]
     v = views[0]
     return {

@@ -520,7 +520,7 @@ export function TablePage({ tableId }) {
       <${ConnBanner} status=${status} />
       <header class="topbar">
         <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
-        <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${doNowText(s, has)}</span></div>
+        <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over ? "" : doNowText(s, has)}</span></div>
         ${s.table && s.table.timer ? html`<span class="timer">⏱ ${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions"><button onClick=${() => setShowScores(!showScores)}>${showScores ? "Hide scores" : "Scores"}</button> <a href="/" class="lobby-link">Lobby</a></nav>
         ${s.last ? html`<div class="last" key=${lastKey}>${s.last.text}</div>` : null}

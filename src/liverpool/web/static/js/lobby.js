@@ -41,6 +41,13 @@ function optionValue(opt, raw) {
   if (opt.type === "int") return raw === "" ? raw : Number(raw);
   if (/null/.test(opt.type) && raw === "") return null;
   if (/int/.test(opt.type) && /^-?\d+$/.test(String(raw))) return Number(raw);
+  if (opt.type === "list" && typeof raw === "string") {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw; // the server says what is wrong with it
+    }
+  }
   return raw;
 }
 
@@ -99,6 +106,8 @@ function CreateForm({ presets, name }) {
     return () => clearTimeout(t);
   }, [preset, changed, players]);
 
+  // the option the server's reason names is marked where it is set
+  const badNames = new Set(check.ok || !check.detail ? [] : options.filter((o) => new RegExp(`\\b${o.name}\\b`).test(check.detail)).map((o) => o.name));
   const grouped = {};
   for (const opt of [...options].sort((a, b) => ruleNumber(a.rule) - ruleNumber(b.rule))) {
     (grouped[sectionOf(opt.rule)] ||= []).push(opt);
@@ -164,7 +173,7 @@ function CreateForm({ presets, name }) {
           <fieldset class="rule-group">
             <legend>${section}</legend>
             ${opts.map((opt) => html`
-              <div class=${`option ${opt.name in changed ? "changed" : ""}`}>
+              <div class=${`option ${opt.name in changed ? "changed" : ""} ${badNames.has(opt.name) ? "bad" : ""}`}>
                 <label for=${`opt-${opt.name}`}><span class="rule-no">${opt.rule || ""}</span> ${opt.name.replaceAll("_", " ")}</label>
                 <${OptionInput} opt=${opt} value=${opt.name in changed ? changed[opt.name] : opt.value}
                   onChange=${(v) => setChanged({ ...changed, [opt.name]: v })} />

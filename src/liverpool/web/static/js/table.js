@@ -470,27 +470,49 @@ export function TablePage({ tableId }) {
   };
 
   const suggest = () => {
-    // fill the contract from the legal Meld actions: disjoint melds, as many sets and runs as it asks
+    // fill the contract from the legal Meld actions: melds that do not share a card, as many sets
+    // and runs as the contract still asks (a small search among the listed melds, no rules)
     const want = { set: v.contract.sets, run: v.contract.runs };
-    const pool = order.filter((o) => !inStage.has(o.key)).map((o) => ({ ...o }));
-    const melds = [];
-    const taken = new Set();
-    for (const l of of("meld")) {
-      const kind = l.action.kind;
-      if (!want[kind]) continue;
-      const keysFor = [];
-      const used = new Set(taken);
-      for (const c of l.action.cards) {
-        const o = pool.find((x) => x.card === c && !used.has(x.key));
-        if (!o) break;
-        used.add(o.key);
-        keysFor.push(o.key);
+    for (const m of v.staged || []) want[m.kind] = Math.max(0, (want[m.kind] || 0) - 1);
+    const options = of("meld").filter((l) => want[l.action.kind]);
+    const pool = order.map((o) => o.card);
+    const counts = new Map();
+    for (const c of pool) counts.set(c, (counts.get(c) || 0) + 1);
+    let best = [];
+    let steps = 0;
+    const search = (from, chosen, need) => {
+      if (++steps > 20000) return true;
+      if (chosen.length > best.length) best = chosen.slice();
+      if (need.set === 0 && need.run === 0) return true;
+      for (let i = from; i < options.length; i++) {
+        const a = options[i].action;
+        if (!need[a.kind]) continue;
+        const used = new Map();
+        let fits = true;
+        for (const c of a.cards) {
+          used.set(c, (used.get(c) || 0) + 1);
+          if (used.get(c) > (counts.get(c) || 0)) fits = false;
+        }
+        if (!fits) continue;
+        for (const [c, n] of used) counts.set(c, counts.get(c) - n);
+        chosen.push(a);
+        const done = search(i + 1, chosen, { ...need, [a.kind]: need[a.kind] - 1 });
+        chosen.pop();
+        for (const [c, n] of used) counts.set(c, counts.get(c) + n);
+        if (done) return true;
       }
-      if (keysFor.length !== l.action.cards.length) continue;
-      keysFor.forEach((k) => taken.add(k));
-      want[kind] -= 1;
-      melds.push({ kind, keys: keysFor });
-    }
+      return false;
+    };
+    search(0, [], want);
+    // turn the chosen melds' cards into hand positions
+    const free = order.slice();
+    const melds = best.map((a) => ({
+      kind: a.kind,
+      keys: a.cards.map((c) => {
+        const i = free.findIndex((o) => o.card === c);
+        return free.splice(i, 1)[0].key;
+      }),
+    }));
     setStage({ melds, active: null });
   };
 

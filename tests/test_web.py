@@ -317,4 +317,20 @@ def test_lay_down_invalid_meld_refused_with_reason_then_valid(base_url: str, bro
     page.wait_for_selector(".seat-box.me .tag.down")
     assert page.locator("#melds .meld").count() >= 1
     _shot(page, "lay-down-accepted.png")
+    # the hand's order is the player's: sort by rank, then move the first card right by keyboard
+    page.click("#sort-rank")
+    ranked = _hand(page)
+    page.locator("#hand .hand-card").first.click()
+    page.keyboard.press("ArrowRight")
+    assert _hand(page) == [ranked[1], ranked[0], *ranked[2:]]
+    # discard by dragging a card onto the discard pile
+    def discards() -> int:
+        return sum(line.startswith("Ana discarded") for line in page.locator("#log li").all_inner_texts())
+
+    before, count = _hand(page), discards()
+    version = _version(page)
+    page.locator("#hand .hand-card.can-discard").first.drag_to(page.locator("#discard-pile"))
+    _wait_change(page, version)
+    assert discards() == count + 1
+    assert len(_hand(page)) == len(before) - 1
     assert not errors, errors

@@ -119,26 +119,27 @@ def _shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / name))
 
 
-def _play_one_step(page: Page, shots: dict[str, bool]) -> bool:
+def _play_one_step(page: Page, shots: dict[str, int]) -> bool:
     """Do one thing the page offers, as a person would; False when there is nothing to do yet."""
     if page.locator("#buy").count() and not shots.get("buy"):
         _shot(page, "buy-window.png")
-        shots["buy"] = True
+        shots["buy"] = 1
     version = _version(page)
     if page.locator("#pass").count():
         page.click("#pass")
     elif page.locator("#stock.can").count():
         page.click("#stock")
     elif page.locator("#open-stage").count() and not shots.get("laid"):
-        shots["laid"] = True  # one try a deal: suggest, check, lay down
+        shots["laid"] = 1  # one try a deal: suggest, check, lay down
         page.click("#open-stage")
         page.click("#suggest")
         page.wait_for_selector("#stage-check.ok, #stage-check.bad")
         page.click("#lay-down")
     elif page.locator(".hand-card.can-discard").count():
-        if not shots.get("mid"):
-            _shot(page, "table-mid-deal.png")
-            shots["mid"] = True
+        shots["discards"] = shots.get("discards", 0) + 1
+        if not shots.get("mid") and (page.locator("#melds .meld").count() or shots["discards"] >= 12):
+            _shot(page, "table-mid-deal.png")  # once melds are on the table
+            shots["mid"] = 1
         page.locator(".hand-card.can-discard").last.dblclick()
     else:
         return False
@@ -157,7 +158,7 @@ def test_quick_play_one_whole_deal_by_clicks(base_url: str, browser: Browser) ->
     page.click("#quickplay")
     page.wait_for_selector("#hand .hand-card")
     assert "Deal 1 of 7" in page.inner_text("#contract")
-    shots: dict[str, bool] = {}
+    shots: dict[str, int] = {}
     deadline = time.monotonic() + 240
     while not page.locator("#deal-end, #game-end").count():
         assert time.monotonic() < deadline, "the deal did not end in 4 minutes"
@@ -220,7 +221,7 @@ def test_invite_link_both_see_moves_and_a_reload_continues(base_url: str, browse
         actor, other = (ana, bo) if _my_turn(ana) else (bo, ana)
         assert _my_turn(actor), "neither page says it is its turn"
         before = _version(other)
-        assert _play_one_step(actor, {"laid": True, "mid": True, "buy": True})
+        assert _play_one_step(actor, {"laid": 1, "mid": 1, "buy": 1})
         _wait_change(other, before)
         assert _version(other) == _version(actor)
         # the other page saw the move, in the same words
@@ -323,6 +324,7 @@ def test_lay_down_invalid_meld_refused_with_reason_then_valid(base_url: str, bro
     page.locator("#hand .hand-card").first.click()
     page.keyboard.press("ArrowRight")
     assert _hand(page) == [ranked[1], ranked[0], *ranked[2:]]
+
     # discard by dragging a card onto the discard pile
     def discards() -> int:
         return sum(line.startswith("Ana discarded") for line in page.locator("#log li").all_inner_texts())
@@ -333,4 +335,54 @@ def test_lay_down_invalid_meld_refused_with_reason_then_valid(base_url: str, bro
     _wait_change(page, version)
     assert discards() == count + 1
     assert len(_hand(page)) == len(before) - 1
+    assert not errors, errors
+
+
+def test_game_end_replay_and_rematch(base_url: str, browser: Browser) -> None:
+    made = _post(
+        base_url,
+        "/api/tables",
+        {
+            "players": 2,
+            "preset": "liverpool",
+            "options": {"schedule": "1S/10"},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+            "name": "Cy",
+        },
+    )
+    table, token = made["table_id"], made["token"]
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(f"localStorage.setItem({json.dumps('liverpool.token.' + table)}, {json.dumps(token)})")
+    page = context.new_page()
+    errors = _errors(page)
+    page.goto(f"{base_url}/?table={table}")
+    page.click("#start")
+    page.wait_for_selector("#hand .hand-card")
+    shots: dict[str, int] = {"buy": 1, "mid": 1}
+    deadline = time.monotonic() + 180
+    while not page.locator("#game-end").count():
+        assert time.monotonic() < deadline, "the one-deal game did not end in 3 minutes"
+        if not _play_one_step(page, shots):
+            page.wait_for_timeout(50)
+    assert "won" in page.inner_text("#game-end .winners")
+    _shot(page, "game-end.png")
+    # the replay steps through every action with both hands shown
+    page.click("#game-end button:has-text('Replay')")
+    page.wait_for_selector("#replay-step")
+    assert page.inner_text("#replay-step").startswith("Step 0 of ")
+    assert page.locator(".replay-seat").count() == 2
+    dealt = page.locator(".replay-seat").first.locator(".card").count()
+    assert dealt == 10
+    page.click("#replay-forward")
+    page.click("#replay-forward")
+    assert page.inner_text("#replay-step").startswith("Step 2 of ")
+    page.click("#replay-back")
+    assert page.inner_text("#replay-step").startswith("Step 1 of ")
+    _shot(page, "replay.png")
+    # back to the finished table: a rematch seats the same people at a new table
+    page.go_back()
+    page.wait_for_selector("#rematch")
+    page.click("#rematch")
+    page.wait_for_function(f"() => !location.search.includes({json.dumps(table)})")
+    page.wait_for_selector("#hand .hand-card, #start")
     assert not errors, errors

@@ -300,7 +300,7 @@ function Overlay({ s, dispatch, tableId, token }) {
     <div class="overlay" role="dialog" aria-modal="true" id=${over ? "game-end" : "deal-end"}>
       <div class="overlay-box">
         <h2>${over ? "Game over" : `Deal ${o.ev ? (s.view.deal_scores.length || "") : ""} is over`}</h2>
-        ${over && winners.length ? html`<p class="winners">${winners.map((p) => seatName(s, p)).join(" and ")} ${winners.length === 1 && winners[0] === s.seat ? "win" : "won"} with the lowest score!</p>` : null}
+        ${over && winners.length ? html`<p class="winners">${winners.map((p) => (p === s.seat ? "You" : plainName(s, p))).join(" and ")} won with the lowest score!</p>` : null}
         ${o.ev && o.ev.type === "deal_end" ? html`<p>${eventText(o.ev, (p) => plainName(s, p))}</p><${HandsReveal} s=${s} ev=${o.ev} />` : null}
         <h3>Scores so far</h3>
         <${ScoreTable} s=${s} />

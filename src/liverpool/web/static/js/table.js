@@ -78,6 +78,7 @@ function reduce(s, m) {
         buyDeadline: m.buy_deadline ?? null,
         log: evs.length ? [...s.log, ...evs.map((e) => ({ ev: e }))].slice(-400) : s.log,
         last: m.last || null,
+        recent: evs,
         error: null,
         overlay,
       };
@@ -96,6 +97,45 @@ function reduce(s, m) {
       return { ...s, error: m.reason };
     default:
       return s;
+  }
+}
+
+/** A short flight of a card between two places on the table (a seat, the stock, the pile). */
+function fly(fromEl, toEl, card) {
+  if (!fromEl || !toEl || !fromEl.getBoundingClientRect || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const a = fromEl.getBoundingClientRect();
+  const b = toEl.getBoundingClientRect();
+  const el = document.createElement("div");
+  el.className = "flyer";
+  el.setAttribute("aria-hidden", "true");
+  el.textContent = card ? pretty(card) : "";
+  document.body.appendChild(el);
+  const x0 = a.left + a.width / 2, y0 = a.top + a.height / 2, x1 = b.left + b.width / 2, y1 = b.top + b.height / 2;
+  const anim = el.animate(
+    [
+      { transform: `translate(${x0}px, ${y0}px) translate(-50%, -50%) scale(0.8)`, opacity: 0.95 },
+      { transform: `translate(${x1}px, ${y1}px) translate(-50%, -50%) scale(1)`, opacity: 0.9 },
+    ],
+    { duration: 450, easing: "ease-in-out" },
+  );
+  anim.onfinish = () => el.remove();
+}
+
+/** Animate the public moves of others that just arrived, one by one. */
+function animateEvents(events, mySeat) {
+  const seatEl = (p) => document.querySelector(`.seat-box[data-seat="${p}"]`);
+  const stock = document.getElementById("stock");
+  const pile = document.getElementById("discard-pile");
+  let delay = 0;
+  for (const ev of events || []) {
+    if (ev.player === undefined || ev.player === mySeat) continue;
+    let from = null, to = null, card = null;
+    if (ev.type === "draw_stock") [from, to] = [stock, seatEl(ev.player)];
+    else if (ev.type === "draw_discard" || ev.type === "buy") [from, to, card] = [pile, seatEl(ev.player), ev.card];
+    else if (ev.type === "discard") [from, to, card] = [seatEl(ev.player), pile, ev.card];
+    else continue;
+    setTimeout(() => fly(from, to, card), delay);
+    delay += 250;
   }
 }
 
@@ -332,6 +372,9 @@ export function TablePage({ tableId }) {
   const closing = useRef(false);
 
   const v = s.view;
+  useEffect(() => {
+    if (s.recent && s.recent.length) animateEvents(s.recent, s.seat);
+  }, [s.version]);
   useEffect(() => {
     // a new hand (first sight or a new deal) starts sorted by suit; drawn cards go to the right
     if (v) setOrder((o) => (o.length && v.deal === dealSeen.current ? reconcile(o, v.hand) : reconcile([], v.hand.slice().sort(bySuit))));

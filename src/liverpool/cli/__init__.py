@@ -1,6 +1,6 @@
 """The ``liverpool`` command: one module per subcommand, each with a ``register(sub)``.
 
-``rules`` (:mod:`.rules`), ``play`` (:mod:`.play`), ``simulate`` (:mod:`.simulate`). A new
+``rules`` (:mod:`.rules`), ``play`` (:mod:`.play`), ``simulate`` (:mod:`.simulate`), ``serve`` (:mod:`.serve`). A new
 subcommand is a module of this package with a ``register`` function, named in ``_COMMANDS``.
 """
 
@@ -10,12 +10,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import play, rules, simulate
+from . import play, rules, serve, simulate
 from .common import rules_from_args
 
 __all__ = ["main", "rules_from_args"]
 
-_COMMANDS = (rules, play, simulate)
+_COMMANDS = (rules, play, simulate, serve)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,59 @@
+"""``liverpool serve``: the game server for browsers (and any client of docs/protocol.md)."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["register"]
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from ..server import Settings, create_app
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ValueError(f"the server needs the 'server' extra: pip install -e '.[server]' ({exc})") from None
+    settings = Settings(
+        database=args.database,
+        synchronous=args.synchronous,
+        bot_delay=args.bot_delay,
+        grace=args.grace,
+        buy_window=args.buy_window,
+        allowed_origins=tuple(args.allowed_origin),
+        public_url=args.public_url,
+    )
+    app = create_app(settings)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
+    print(f"Liverpool server: open http://{shown}:{args.port}/ (lobby API at /docs; store {args.database})")
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=4 * 64 * 1024)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve`` subcommand."""
+    p = sub.add_parser("serve", help="run the game server (play in a browser with friends and bots)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--database", default="sqlite:///liverpool.db", help="SQLAlchemy URL of the store (default: liverpool.db here)"
+    )
+    p.add_argument(
+        "--synchronous",
+        choices=("normal", "full"),
+        default="normal",
+        help="SQLite durability: normal survives a server crash, full also a power cut",
+    )
+    p.add_argument("--bot-delay", type=float, default=0.7, help="seconds a bot waits before its move")
+    p.add_argument("--grace", type=float, default=60.0, help="seconds a disconnected person keeps the seat")
+    p.add_argument("--buy-window", type=float, default=4.0, help="seconds a bot about to draw waits for buyers")
+    p.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a browser origin allowed besides the server's own (repeatable)",
+    )
+    p.add_argument("--public-url", default=None, help="base of invite links, e.g. https://cards.example.org")
+    p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+    p.set_defaults(func=_cmd_serve)

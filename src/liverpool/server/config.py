@@ -1,0 +1,59 @@
+"""The server's settings (``liverpool serve`` options)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Settings", "default_static_dir", "secret_seed"]
+
+
+def secret_seed(_purpose: str) -> int:
+    """A seed for a shuffle or a bot, from :mod:`secrets` (the default for every table)."""
+    return secrets.randbits(63)
+
+
+def default_static_dir() -> Path:
+    """``src/liverpool/web/static`` (the browser client)."""
+    return Path(__file__).resolve().parent.parent / "web" / "static"
+
+
+@dataclass
+class Settings:
+    """Everything ``create_app`` needs; the defaults are those of ``liverpool serve``."""
+
+    database: str = "sqlite:///liverpool.db"
+    """SQLAlchemy URL of the store (the driver is made async: sqlite -> sqlite+aiosqlite)."""
+    synchronous: str = "normal"
+    """SQLite ``PRAGMA synchronous`` in WAL mode: normal (survives a crash of the server) or full
+    (also a power cut, slower)."""
+    bot_delay: float = 0.7
+    """Seconds a bot waits before a move of its own turn, so people can follow (a table may set its own)."""
+    grace: float = 60.0
+    """Seconds a disconnected person keeps the seat before a bot plays for them."""
+    buy_window: float = 4.0
+    """Seconds a bot about to draw waits for people who may still buy or call the discard."""
+    takeover_bot: str = "medium"
+    """The bot that plays for a person (grace period over, or turn timer run out)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins allowed to use the API and sockets; empty: the server's own (the Host header)."""
+    public_url: str | None = None
+    """Base of invite links (default: the URL the request came to)."""
+    rate: float = 20.0
+    """Messages per second a socket may send on average ..."""
+    burst: int = 40
+    """... and at once; more get ``rate_limited`` errors."""
+    flood_close: int = 200
+    """Refused (rate-limited) messages after which the connection is closed."""
+    rest_rate: float = 5.0
+    """Lobby requests (POST) per second per client address on average ..."""
+    rest_burst: int = 60
+    """... and at once; more get 429."""
+    seeds: Callable[[str], int] = field(default=secret_seed)
+    """Where seeds come from: ``seeds("game")`` for the shuffles, ``seeds("bot3")`` for seat 3's bot."""
+    static_dir: Path | None = None
+    """The browser client's files (default: :func:`default_static_dir`)."""
+    rebuild: bool = True
+    """Rebuild the unfinished tables of the store on start."""

@@ -1,0 +1,336 @@
+"""The lobby: every table in memory, their creation and their rebuild from the store on start;
+and the rule options as the browser's form shows them (from ``RuleSet`` itself)."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import dataclasses
+import functools
+import inspect
+import logging
+import re
+import secrets
+import time
+import typing
+from typing import Any
+
+from .. import rules as rules_module
+from ..bots import names as bot_names
+from ..game import Game
+from ..rules import PRESETS, RuleSet
+from .config import Settings
+from .protocol import CreateTable, SeatSpec
+from .store import Store
+from .table import LobbyError, Seat, Table, hash_token, new_token
+
+__all__ = ["Lobby", "option_fields", "rules_for"]
+
+log = logging.getLogger("liverpool.server")
+
+
+@functools.cache
+def _field_docs() -> dict[str, tuple[str, str]]:
+    """Each RuleSet field's (annotation text, docstring), read from the source of rules.py."""
+    tree = ast.parse(inspect.getsource(rules_module))
+    out: dict[str, tuple[str, str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "RuleSet":
+            for a, b in zip(node.body, node.body[1:], strict=False):
+                if (
+                    isinstance(a, ast.AnnAssign)
+                    and isinstance(a.target, ast.Name)
+                    and isinstance(b, ast.Expr)
+                    and isinstance(b.value, ast.Constant)
+                    and isinstance(b.value.value, str)
+                ):
+                    out[a.target.id] = (ast.unparse(a.annotation), " ".join(b.value.value.split()))
+    return out
+
+
+_RULE = re.compile(r"^(R\d+)")
+_RULES_PREFIX = re.compile(r"^(R\d+(?:-R\d+)?(?:,\s*R\d+(?:-R\d+)?)*):\s*")
+
+
+def option_fields(preset: str) -> list[dict[str, Any]]:
+    """The options of ``preset`` for a form: name, value (the preset's), type, choices, rule, help."""
+    rules = RuleSet.preset(preset)
+    values = rules.to_dict()
+    docs = _field_docs()
+    out = []
+    for f in dataclasses.fields(RuleSet):
+        annotation, doc = docs.get(f.name, (str(f.type), ""))
+        choices: list[Any] | None = None
+        alias = getattr(rules_module, annotation, None)
+        if alias is not None and typing.get_origin(alias) is typing.Literal:
+            kind = "choice"
+            choices = list(typing.get_args(alias))
+        elif annotation == "bool":
+            kind = "bool"
+        elif annotation == "int":
+            kind = "int"
+        elif annotation == "int | None":
+            kind = "int|null"
+        elif f.name == "schedule":
+            kind = "str"
+        elif annotation.startswith("tuple"):
+            kind = "list"
+        else:
+            kind = "str"
+        rule = _RULE.match(doc)
+        out.append(
+            {
+                "name": f.name,
+                "value": values[f.name],
+                "type": kind,
+                "choices": choices,
+                "rule": rule.group(1) if rule else None,
+                "help": _RULES_PREFIX.sub("", doc),
+            }
+        )
+    return out
+
+
+def rules_for(preset: str, options: dict[str, Any], players: int | None = None) -> RuleSet:
+    """The preset with ``options`` applied (values as JSON or as typed text); ValueError names the
+    option. With ``players`` the table size is checked too."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    base = RuleSet.preset(preset)
+    changes: dict[str, Any] = {}
+    for name, value in options.items():
+        if name == "schedule" and isinstance(value, str):
+            changes[name] = value
+        elif isinstance(value, list):
+            changes[name] = ",".join(":".join(map(str, v)) if isinstance(v, list) else str(v) for v in value)
+        elif value is None:
+            changes[name] = "none"
+        elif isinstance(value, bool | int | float):
+            changes[name] = str(value).lower() if isinstance(value, bool) else str(value)
+        elif isinstance(value, str):
+            changes[name] = value
+        else:
+            raise ValueError(f"option {name}: cannot read {value!r}")
+    try:
+        rules = base.with_options(**changes)
+    except TypeError as exc:
+        raise ValueError(f"bad options: {exc}") from None
+    if players is not None:
+        rules.check_table(players)
+    return rules
+
+
+def _new_table_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+class Lobby:
+    """Every table of this server, by id."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self._rest_buckets: dict[str, tuple[float, float]] = {}
+
+    def table(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise LobbyError(404, f"no table {table_id!r}")
+        return table
+
+    def allow_request(self, client: str) -> bool:
+        """The per-address rate limit of lobby requests (a token bucket)."""
+        now = time.monotonic()
+        tokens, stamp = self._rest_buckets.get(client, (float(self.settings.rest_burst), now))
+        tokens = min(float(self.settings.rest_burst), tokens + (now - stamp) * self.settings.rest_rate)
+        if tokens < 1.0:
+            self._rest_buckets[client] = (tokens, now)
+            return False
+        self._rest_buckets[client] = (tokens - 1.0, now)
+        if len(self._rest_buckets) > 10_000:
+            self._rest_buckets.clear()
+        return True
+
+    async def create(self, spec: CreateTable, rematch_of: str | None = None) -> tuple[Table, str]:
+        """A new table from a request: (table, the creator's token). LobbyError 422 names a bad option."""
+        try:
+            rules = rules_for(spec.preset, spec.options, spec.players)
+        except ValueError as exc:
+            raise LobbyError(422, str(exc)) from None
+        specs = list(spec.seats) if spec.seats is not None else [SeatSpec(kind="human")] * spec.players
+        if len(specs) != spec.players:
+            raise LobbyError(422, f"seats lists {len(specs)} seats for a table of {spec.players}")
+        if specs[0].kind != "human":
+            raise LobbyError(422, "seat 0 is the creator's: it must be a person's seat")
+        known = bot_names()
+        seats: list[Seat] = []
+        for i, s in enumerate(specs):
+            if s.kind == "bot":
+                bot = s.bot or "medium"
+                if bot not in known:
+                    raise LobbyError(422, f"seat {i}: unknown bot {bot!r}; bots are: {', '.join(known)}")
+                seats.append(Seat(i, "bot", bot=bot))
+            else:
+                seats.append(Seat(i, "human"))
+        token = new_token()
+        seats[0].name = spec.name
+        seats[0].token_hash = hash_token(token)
+        bot_delay = spec.bot_delay if spec.bot_delay is not None else self.settings.bot_delay
+        table_id = _new_table_id()
+        while table_id in self.tables:
+            table_id = _new_table_id()
+        created = time.time()
+        await self.store.create_table(
+            {
+                "id": table_id,
+                "created_at": created,
+                "players": spec.players,
+                "preset": spec.preset,
+                "options": spec.options,
+                "rules": rules.to_dict(),
+                "timer": spec.timer,
+                "bot_delay": bot_delay,
+                "status": "waiting",
+                "rematch_of": rematch_of,
+            },
+            [
+                {"seat": s.index, "name": s.name, "kind": s.kind, "bot": s.bot, "token_hash": s.token_hash}
+                for s in seats
+            ],
+        )
+        table = Table(
+            self,
+            table_id,
+            spec.players,
+            spec.preset,
+            spec.options,
+            rules,
+            seats,
+            spec.timer,
+            bot_delay,
+            created,
+            rematch_of,
+        )
+        seats[0].disconnected_at = asyncio.get_running_loop().time()
+        self.tables[table_id] = table
+        return table, token
+
+    async def rematch(self, table: Table, token: str | None) -> tuple[Table, int, str]:
+        """The rematch of a finished table (made once; every person of it gets a new token)."""
+        seat = table.seat_for_token(token)
+        if seat is None or seat.kind != "human":
+            raise LobbyError(403, "a person's seat token of this table is needed (header X-Seat-Token)")
+        async with table.lock:
+            if table.status != "over":
+                raise LobbyError(409, "the game is not over yet")
+            if table.rematch_id is None:
+                spec = CreateTable(
+                    players=table.players,
+                    preset=table.preset,
+                    options=table.options,
+                    seats=[
+                        SeatSpec(kind="human") if s.kind == "human" else SeatSpec(kind="bot", bot=s.bot)
+                        for s in table.seats
+                    ],
+                    timer=table.timer,
+                    name=table.seats[0].name or "Player",
+                    bot_delay=table.bot_delay,
+                )
+                new, first = await self.create(spec, rematch_of=table.id)
+                tokens = {0: first}
+                for s in table.seats[1:]:
+                    if s.kind == "human":
+                        t = new_token()
+                        tokens[s.index] = t
+                        ns = new.seats[s.index]
+                        await self.store.update_seat(new.id, s.index, name=s.name, token_hash=hash_token(t))
+                        ns.name, ns.token_hash = s.name, hash_token(t)
+                        ns.disconnected_at = asyncio.get_running_loop().time()
+                table.rematch_id = new.id
+                table.rematch_tokens = tokens
+                for s in table.seats:
+                    if s.conn is not None and s.index in tokens:
+                        s.conn.send({"type": "rematch", "table_id": new.id, "token": tokens[s.index]})
+                await new.start(first)
+        new_table = self.table(table.rematch_id)
+        return new_table, seat.index, table.rematch_tokens[seat.index]
+
+    async def rebuild(self) -> int:
+        """Load every unfinished table of the store; games go on from their logs. The count."""
+        count = 0
+        for table_id in await self.store.unfinished():
+            loaded = await self.store.load_table(table_id)
+            if loaded is None:
+                continue
+            row, seat_rows, actions = loaded
+            try:
+                rules = RuleSet.from_dict(row["rules"])
+                seats = [
+                    Seat(s["seat"], s["kind"], bot=s["bot"], name=s["name"], token_hash=s["token_hash"])
+                    for s in seat_rows
+                ]
+                table = Table(
+                    self,
+                    table_id,
+                    row["players"],
+                    row["preset"],
+                    row["options"],
+                    rules,
+                    seats,
+                    row["timer"],
+                    row["bot_delay"] if row["bot_delay"] is not None else self.settings.bot_delay,
+                    row["created_at"],
+                    row["rematch_of"],
+                )
+                now = asyncio.get_running_loop().time()
+                for s in seats:
+                    if s.kind == "human":
+                        s.disconnected_at = now
+                if row["status"] == "playing":
+                    record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": actions}
+                    table.restore(Game.from_record(record))
+            except Exception:
+                log.exception("table %s: cannot rebuild it from the store; left out", table_id)
+                continue
+            self.tables[table_id] = table
+            count += 1
+        return count
+
+    async def record(self, table_id: str) -> dict[str, Any]:
+        """The full record of a finished game: the engine's record, names, final scores, every
+        public event and each deal's hands as dealt."""
+        loaded = await self.store.load_table(table_id)
+        if loaded is None:
+            raise LobbyError(404, f"no table {table_id!r}")
+        row, seat_rows, actions = loaded
+        if row["status"] != "over":
+            raise LobbyError(409, "the game is not over: its record is kept secret until the end")
+        game = Game.new(players=row["players"], rules=RuleSet.from_dict(row["rules"]), seed=row["seed"])
+        from ..actions import action_from_dict
+
+        deals = [{"deal": game.deal, "hands": [[str(c) for c in game.hand(p)] for p in range(game.players)]}]
+        for data in actions:
+            game.apply(action_from_dict(data))
+            if not game.is_over and game.deal != deals[-1]["deal"]:
+                deals.append(
+                    {"deal": game.deal, "hands": [[str(c) for c in game.hand(p)] for p in range(game.players)]}
+                )
+        record = game.record()
+        names = [s["name"] or f"{s['bot']} bot" for s in seat_rows]
+        return record | {
+            "table_id": table_id,
+            "names": names,
+            "seats": [
+                {"seat": s["seat"], "name": names[i], "kind": s["kind"], "bot": s["bot"]}
+                for i, s in enumerate(seat_rows)
+            ],
+            "scores": game.scores,
+            "winners": game.winners,
+            "deals": deals,
+            "events": game.events,
+        }
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            await table.stop()

@@ -1,0 +1,157 @@
+"""The messages of protocol 1 (``docs/protocol.md``): the lobby's REST bodies and the WebSocket's
+client messages, as pydantic models; server messages are built by :mod:`.table` as plain dicts.
+
+A client message is parsed with :func:`parse_client_message`; anything else than one of the models
+below raises :class:`ProtocolError` with a code and a reason a person can read.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "ERROR_CODES",
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "ActMessage",
+    "CheckMessage",
+    "ClientMessage",
+    "CreateTable",
+    "JoinTable",
+    "MeldMessage",
+    "MeldSpec",
+    "PingMessage",
+    "ProtocolError",
+    "QuickPlay",
+    "RulesCheck",
+    "SeatSpec",
+    "parse_client_message",
+]
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 64 * 1024
+"""The largest client message (WebSocket text or REST body) the server reads."""
+
+ERROR_CODES = (
+    "stale",
+    "not_in_list",
+    "malformed",
+    "not_your_turn",
+    "too_large",
+    "rate_limited",
+    "bad_token",
+    "illegal",
+    "not_started",
+    "game_over",
+)
+
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class ProtocolError(ValueError):
+    """A client message the server refuses: ``code`` (one of :data:`ERROR_CODES`) and the reason."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------------------------------- REST
+class SeatSpec(_Strict):
+    """One seat of a new table: a person, or a bot (``easy``/``medium``/``hard`` or any bot name)."""
+
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = None
+
+
+class CreateTable(_Strict):
+    players: int = Field(default=4, ge=2, le=8)
+    preset: str = "liverpool"
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] | None = None
+    timer: float | None = Field(default=None, gt=0, le=3600, description="seconds per decision, or null for no timer")
+    name: Name = "Player"
+    bot_delay: float | None = Field(default=None, ge=0, le=10, description="seconds a bot waits before acting")
+
+
+class QuickPlay(_Strict):
+    name: Name = "Player"
+    bot: str = "medium"
+    bot_delay: float | None = Field(default=None, ge=0, le=10)
+
+
+class JoinTable(_Strict):
+    name: Name = "Player"
+
+
+class RulesCheck(_Strict):
+    preset: str = "liverpool"
+    options: dict[str, Any] = Field(default_factory=dict)
+    players: int | None = Field(default=None, ge=2, le=8)
+
+
+# ---------------------------------------------------------------------------------- WebSocket
+class ActMessage(_Strict):
+    type: Literal["act"]
+    version: int
+    action: str = Field(max_length=16)
+
+
+class MeldMessage(_Strict):
+    type: Literal["meld"]
+    version: int
+    kind: Literal["set", "run"]
+    cards: list[str] = Field(min_length=1, max_length=30)
+
+
+class MeldSpec(_Strict):
+    kind: Literal["set", "run"]
+    cards: list[str] = Field(min_length=1, max_length=30)
+
+
+class CheckMessage(_Strict):
+    type: Literal["check"]
+    id: str | int | None = None
+    melds: list[MeldSpec] = Field(min_length=1, max_length=8)
+
+
+class PingMessage(_Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActMessage | MeldMessage | CheckMessage | PingMessage, Field(discriminator="type")]
+_CLIENT: TypeAdapter[ActMessage | MeldMessage | CheckMessage | PingMessage] = TypeAdapter(ClientMessage)
+_TYPES = ("act", "meld", "check", "ping")
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(x) for x in err.get("loc", ()) if x not in _TYPES)
+    return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
+
+
+def parse_client_message(text: str | bytes) -> ActMessage | MeldMessage | CheckMessage | PingMessage:
+    """The client message in ``text``; a :class:`ProtocolError` for anything malformed."""
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message of {len(text)} bytes: the limit is {MAX_MESSAGE_BYTES}")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("malformed", "the message is not JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", 'a message is a JSON object with a "type"')
+    kind = data.get("type")
+    if kind not in _TYPES:
+        raise ProtocolError("malformed", f"unknown message type {kind!r}: types are {', '.join(_TYPES)}")
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError("malformed", f"bad {kind} message: {_first_error(exc)}") from None

@@ -1,0 +1,304 @@
+"""The store: an append-only log of every table (rules, seats, seed, then each applied action).
+
+SQLAlchemy 2 Core on an async driver chosen by the URL (``sqlite:///liverpool.db`` becomes
+``sqlite+aiosqlite:///liverpool.db``); the schema is made by the Alembic migrations of
+``migrations/`` when the store opens. SQLite runs in WAL mode.
+
+Every write goes through one connection and one writer task: writes queued while a transaction
+commits are committed together in the next one (group commit), so a table's action is committed
+before its state is sent, and 50 busy tables still commit a few hundred times a second at most.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import StaticPool
+
+__all__ = ["Store", "TableRow", "actions", "async_url", "metadata", "seats", "tables"]
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("preset", sa.String(32), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("timer", sa.Float, nullable=True),
+    sa.Column("bot_delay", sa.Float, nullable=True),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("scores", sa.JSON, nullable=True),
+    sa.Column("winners", sa.JSON, nullable=True),
+    sa.Column("rematch_of", sa.String(32), nullable=True),
+    sa.Index("ix_tables_status", "status"),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("bot", sa.String(64), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Index("ix_seats_name", "name"),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.JSON, nullable=False),
+    sa.Column("source", sa.String(8), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+TableRow = dict[str, Any]
+T = TypeVar("T")
+Job = Callable[[AsyncConnection], Awaitable[Any]]
+
+_MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def async_url(url: str) -> str:
+    """The URL with an async driver: ``sqlite://`` -> ``sqlite+aiosqlite://``,
+    ``postgresql://`` -> ``postgresql+asyncpg://``; a URL naming its driver is kept."""
+    u = make_url(url)
+    if u.drivername == "sqlite":
+        u = u.set(drivername="sqlite+aiosqlite")
+    elif u.drivername in ("postgresql", "postgres"):
+        u = u.set(drivername="postgresql+asyncpg")
+    return u.render_as_string(hide_password=False)
+
+
+def _upgrade(connection: sa.Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "head")
+
+
+class Store:
+    """The log of tables and actions in one database. ``await store.open()`` first."""
+
+    def __init__(self, url: str = "sqlite:///liverpool.db", synchronous: str = "normal") -> None:
+        self.url = async_url(url)
+        self.synchronous = synchronous.upper()
+        if self.synchronous not in ("OFF", "NORMAL", "FULL"):
+            raise ValueError(f"synchronous must be off, normal or full, got {synchronous!r}")
+        self.engine: AsyncEngine | None = None
+        self._conn: AsyncConnection | None = None
+        self._queue: asyncio.Queue[tuple[Job, asyncio.Future[Any]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0
+
+    # ------------------------------------------------------------------ lifecycle
+    async def open(self) -> None:
+        u = make_url(self.url)
+        kwargs: dict[str, Any] = {}
+        sqlite = u.get_backend_name() == "sqlite"
+        if sqlite and u.database in (None, "", ":memory:"):
+            kwargs["poolclass"] = StaticPool
+        self.engine = create_async_engine(self.url, **kwargs)
+        if sqlite:
+            sync_mode = self.synchronous
+
+            @event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute(f"PRAGMA synchronous={sync_mode}")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA busy_timeout=30000")
+                cur.close()
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+        self._conn = await self.engine.connect()
+        self._writer = asyncio.create_task(self._write_loop(), name="liverpool-store-writer")
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            await self._queue.join()
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+        if self.engine is not None:
+            await self.engine.dispose()
+            self.engine = None
+
+    async def journal_mode(self) -> str:
+        """The database's journal mode (``wal`` for SQLite)."""
+        row = await self._run(lambda c: c.exec_driver_sql("PRAGMA journal_mode"))
+        return str(row.scalar_one())
+
+    # ------------------------------------------------------------------ the writer
+    async def _run(self, job: Job) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((job, future))
+        return await future
+
+    async def _write_loop(self) -> None:
+        conn = self._conn
+        assert conn is not None
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                results = []
+                async with conn.begin():
+                    for job, _ in batch:
+                        results.append(await job(conn))
+                self.commits += 1
+                for (_, future), result in zip(batch, results, strict=True):
+                    if not future.done():
+                        future.set_result(result)
+            except Exception:
+                # one bad job must not take the others down: each again in its own transaction
+                for job, future in batch:
+                    try:
+                        async with conn.begin():
+                            result = await job(conn)
+                        self.commits += 1
+                        if not future.done():
+                            future.set_result(result)
+                    except Exception as exc:
+                        if not future.done():
+                            future.set_exception(exc)
+            finally:
+                for _ in batch:
+                    self._queue.task_done()
+
+    # ------------------------------------------------------------------ writes
+    async def create_table(self, row: TableRow, seat_rows: list[dict[str, Any]]) -> None:
+        async def job(c: AsyncConnection) -> None:
+            await c.execute(tables.insert().values(**row))
+            await c.execute(seats.insert(), [{"table_id": row["id"], **s} for s in seat_rows])
+
+        await self._run(job)
+
+    async def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
+        async def job(c: AsyncConnection) -> None:
+            await c.execute(seats.update().where(seats.c.table_id == table_id, seats.c.seat == seat).values(**values))
+
+        await self._run(job)
+
+    async def update_table(self, table_id: str, **values: Any) -> None:
+        async def job(c: AsyncConnection) -> None:
+            await c.execute(tables.update().where(tables.c.id == table_id).values(**values))
+
+        await self._run(job)
+
+    async def append(self, table_id: str, idx: int, seat: int, action: dict[str, Any], source: str) -> None:
+        """Append action number ``idx`` of a table; returns once committed."""
+
+        async def job(c: AsyncConnection) -> None:
+            await c.execute(
+                actions.insert().values(
+                    table_id=table_id, idx=idx, seat=seat, action=action, source=source, at=time.time()
+                )
+            )
+
+        await self._run(job)
+
+    # ------------------------------------------------------------------ reads
+    async def load_table(self, table_id: str) -> tuple[TableRow, list[TableRow], list[dict[str, Any]]] | None:
+        """A table's row, its seats and its actions (in order), or None."""
+
+        async def job(c: AsyncConnection) -> tuple[TableRow, list[TableRow], list[dict[str, Any]]] | None:
+            row = (await c.execute(tables.select().where(tables.c.id == table_id))).mappings().first()
+            if row is None:
+                return None
+            seat_rows = (
+                (await c.execute(seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)))
+                .mappings()
+                .all()
+            )
+            acts = (
+                await c.execute(
+                    sa.select(actions.c.action).where(actions.c.table_id == table_id).order_by(actions.c.idx)
+                )
+            ).scalars()
+            return dict(row), [dict(s) for s in seat_rows], list(acts)
+
+        result: tuple[TableRow, list[TableRow], list[dict[str, Any]]] | None = await self._run(job)
+        return result
+
+    async def unfinished(self) -> list[str]:
+        """Ids of the tables waiting or playing (oldest first)."""
+
+        async def job(c: AsyncConnection) -> list[str]:
+            q = sa.select(tables.c.id).where(tables.c.status != "over").order_by(tables.c.created_at)
+            return list((await c.execute(q)).scalars())
+
+        result: list[str] = await self._run(job)
+        return result
+
+    async def history(self, name: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The finished games a display name played: table, seat, scores, winners, when."""
+
+        async def job(c: AsyncConnection) -> list[dict[str, Any]]:
+            q = (
+                sa.select(
+                    tables.c.id,
+                    tables.c.players,
+                    tables.c.preset,
+                    tables.c.scores,
+                    tables.c.winners,
+                    tables.c.finished_at,
+                    seats.c.seat,
+                )
+                .join(seats, seats.c.table_id == tables.c.id)
+                .where(seats.c.name == name, seats.c.kind == "human", tables.c.status == "over")
+                .order_by(tables.c.finished_at.desc())
+                .limit(limit)
+            )
+            rows = (await c.execute(q)).mappings().all()
+            out = []
+            for r in rows:
+                names_q = sa.select(seats.c.name).where(seats.c.table_id == r["id"]).order_by(seats.c.seat)
+                names = list((await c.execute(names_q)).scalars())
+                out.append(
+                    {
+                        "table_id": r["id"],
+                        "seat": r["seat"],
+                        "players": r["players"],
+                        "preset": r["preset"],
+                        "names": names,
+                        "scores": r["scores"],
+                        "winners": r["winners"],
+                        "won": r["seat"] in (r["winners"] or []),
+                        "finished_at": r["finished_at"],
+                    }
+                )
+            return out
+
+        result: list[dict[str, Any]] = await self._run(job)
+        return result

@@ -1,0 +1,663 @@
+"""A table: its seats, its game, its sockets, and the one lock that serializes everything it does.
+
+Every change to a table's game happens under ``table.lock`` (one executor per table): the action
+is verified by the engine, appended to the store and committed, applied, and only then is a
+``state`` built for each connected seat from that seat's own ``Game.view``. A pump task per table
+makes the bots move (bot seats, people whose grace period is over, a run-out turn timer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import re
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Action, Buy, Meld, Pass
+from ..bots import Bot, get
+from ..cards import parse_cards
+from ..describe import describe_action, describe_event
+from ..driver import next_to_act
+from ..game import Game, IllegalAction
+from ..rules import RuleSet
+from .protocol import (
+    PROTOCOL_VERSION,
+    ActMessage,
+    CheckMessage,
+    MeldMessage,
+    PingMessage,
+    ProtocolError,
+    parse_client_message,
+)
+
+if TYPE_CHECKING:
+    from fastapi import WebSocket
+
+    from .lobby import Lobby
+
+__all__ = ["Connection", "LobbyError", "Seat", "Table", "hash_token", "new_token"]
+
+log = logging.getLogger("liverpool.server")
+
+_DRAW = "draw"
+_ACTION_ID = re.compile(r"^a(\d{1,4})$")
+
+
+class LobbyError(Exception):
+    """A refused lobby request: the HTTP status and a reason a person can read."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def new_token() -> str:
+    """A seat's secret token."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """What the store keeps of a token (never the token itself)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+class Connection:
+    """One seat's socket: a queue of outgoing texts (sent by a writer task in order) and the
+    per-socket bookkeeping: events already sent, the legal list last sent, the rate limit."""
+
+    def __init__(self, ws: WebSocket | None, seat: int, rate: float, burst: int) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.event_index = 0
+        self.sent: dict[int, list[Action]] = {}  # the legal lists last sent, by version (a few)
+        self.close_reason: str | None = None
+        self._rate = rate
+        self._burst = float(burst)
+        self._tokens = float(burst)
+        self._stamp = time.monotonic()
+        self.refused = 0
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.close_reason is None:
+            self.queue.put_nowait(_dumps(msg))
+
+    def error(self, code: str, reason: str) -> None:
+        self.send({"type": "error", "code": code, "reason": reason})
+
+    def close(self, reason: str) -> None:
+        """Ask the writer to close the socket (after what is queued)."""
+        if self.close_reason is None:
+            self.close_reason = reason
+            self.queue.put_nowait(None)
+
+    def allow(self) -> bool:
+        """The token bucket of the rate limit: False when this message is one too many."""
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            self.refused = 0
+            return True
+        self.refused += 1
+        return False
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str  # "human" | "bot"
+    bot: str | None = None  # the bot of a bot seat
+    name: str | None = None
+    token_hash: str | None = None  # a person's seat once claimed
+    conn: Connection | None = None
+    disconnected_at: float | None = None  # loop time; None while connected
+    engine_bot: Bot | None = None  # the bot playing this seat (bot seats) or standing in for a person
+    applied: deque[tuple[Any, ...]] = field(default_factory=lambda: deque(maxlen=32))
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+
+class Table:
+    """A table of the lobby (see the module docstring)."""
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        table_id: str,
+        players: int,
+        preset: str,
+        options: dict[str, Any],
+        rules: RuleSet,
+        seats: list[Seat],
+        timer: float | None,
+        bot_delay: float,
+        created_at: float,
+        rematch_of: str | None = None,
+    ) -> None:
+        self.lobby = lobby
+        self.settings = lobby.settings
+        self.store = lobby.store
+        self.id = table_id
+        self.players = players
+        self.preset = preset
+        self.options = options
+        self.rules = rules
+        self.seats = seats
+        self.timer = timer
+        self.bot_delay = bot_delay
+        self.created_at = created_at
+        self.rematch_of = rematch_of
+        self.status = "waiting"
+        self.game: Game | None = None
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self._pump: asyncio.Task[None] | None = None
+        loop_time = asyncio.get_running_loop().time()
+        self._changed_at = loop_time
+        self._decision_at = loop_time
+        self._window_at = loop_time
+        self._stable_from = 0  # versions since then differ only by out-of-turn buys and passes
+        self._last: dict[str, Any] | None = None
+        self.rematch_id: str | None = None
+        self.rematch_tokens: dict[int, str] = {}
+        self.actions_applied = 0
+
+    # ------------------------------------------------------------------ lobby side
+    @property
+    def names(self) -> list[str]:
+        return [s.name or (f"{s.bot} bot" if s.kind == "bot" else f"seat {s.index + 1}") for s in self.seats]
+
+    def info(self) -> dict[str, Any]:
+        """The table as ``GET /api/tables/{id}`` shows it (no token, no card)."""
+        now = asyncio.get_running_loop().time()
+        return {
+            "table_id": self.id,
+            "players": self.players,
+            "preset": self.preset,
+            "options": self.options,
+            "status": self.status,
+            "seats": [
+                {
+                    "seat": s.index,
+                    "name": self.names[s.index],
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "connected": s.conn is not None,
+                    "claimed": s.claimed,
+                    "bot_playing": s.kind == "bot" or (self.game is not None and self._stand_in(s, now)),
+                }
+                for s in self.seats
+            ],
+            "timer": self.timer,
+            "bot_delay": self.bot_delay,
+            "rematch": self.rematch_id,
+            "rematch_of": self.rematch_of,
+        }
+
+    def seat_for_token(self, token: str | None) -> Seat | None:
+        """The seat whose token this is (compared in constant time), or None."""
+        if not token:
+            return None
+        digest = hash_token(token)
+        found = None
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                found = s
+        return found
+
+    async def join(self, name: str) -> tuple[int, str]:
+        """The first free person's seat for ``name``: (seat, token)."""
+        async with self.lock:
+            if self.status != "waiting":
+                raise LobbyError(409, "the game has already started")
+            free = next((s for s in self.seats if s.kind == "human" and s.token_hash is None), None)
+            if free is None:
+                raise LobbyError(409, "table is full")
+            token = new_token()
+            await self.store.update_seat(self.id, free.index, name=name, token_hash=hash_token(token))
+            free.name = name
+            free.token_hash = hash_token(token)
+            free.disconnected_at = asyncio.get_running_loop().time()
+            self._notify_seats()
+            return free.index, token
+
+    async def start(self, token: str | None) -> None:
+        """Start the game (the creator, seat 0, only); empty person's seats become bots."""
+        seat = self.seat_for_token(token)
+        if seat is None:
+            raise LobbyError(403, "a seat token of this table is needed (header X-Seat-Token)")
+        if seat.index != 0:
+            raise LobbyError(403, "only the table's creator starts the game")
+        async with self.lock:
+            if self.status != "waiting":
+                raise LobbyError(409, "the game has already started")
+            for s in self.seats:
+                if s.kind == "human" and s.token_hash is None:
+                    await self.store.update_seat(self.id, s.index, kind="bot", bot=self.settings.takeover_bot)
+                    s.kind, s.bot = "bot", self.settings.takeover_bot
+            seed = self.settings.seeds("game")
+            game = Game.new(players=self.players, rules=self.rules, seed=seed)
+            await self.store.update_table(self.id, status="playing", seed=seed, started_at=time.time())
+            self._begin(game)
+            self._broadcast()
+        self._start_pump()
+
+    def _begin(self, game: Game) -> None:
+        """Take ``game`` (new or rebuilt from the log) as this table's game."""
+        self.game = game
+        self.status = "over" if game.is_over else "playing"
+        now = asyncio.get_running_loop().time()
+        self._changed_at = self._decision_at = self._window_at = now
+        self._stable_from = game.version
+        for s in self.seats:
+            if s.kind == "bot":
+                s.engine_bot = get(s.bot or "medium", seed=self.settings.seeds(f"bot{s.index}"))
+            if s.kind == "human" and s.conn is None:
+                s.disconnected_at = now
+
+    def restore(self, game: Game) -> None:
+        """Continue a game rebuilt from the store (after a restart)."""
+        self._begin(game)
+        if not game.is_over:
+            self._start_pump()
+
+    def _start_pump(self) -> None:
+        if self._pump is None and self.game is not None and not self.game.is_over:
+            self._pump = asyncio.create_task(self._run_pump(), name=f"liverpool-table-{self.id}")
+
+    async def stop(self) -> None:
+        """Stop the pump and close every socket (the server is stopping)."""
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pump
+            self._pump = None
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.close("the server is restarting")
+
+    # ------------------------------------------------------------------ messages out
+    def _legal_entries(self, conn: Connection, view: dict[str, Any]) -> list[dict[str, Any]]:
+        g = self.game
+        assert g is not None
+        legal = g.legal_actions(conn.seat)
+        conn.sent[g.version] = legal
+        if len(conn.sent) > 16:
+            del conn.sent[min(conn.sent)]
+        names = self.names
+        return [
+            {"id": f"a{i}", "action": a.to_dict(), "text": describe_action(a, view, names)} for i, a in enumerate(legal)
+        ]
+
+    def _buy_deadline(self) -> int | None:
+        """When a bot about to draw stops waiting for people who may buy (ms since the epoch)."""
+        g = self.game
+        if g is None or g.is_over or g.phase != _DRAW:
+            return None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if not self._bot_controls(g.current, now):
+            return None
+        if not any(
+            s.index != g.current and not self._bot_controls(s.index, now) and g.legal_actions(s.index)
+            for s in self.seats
+        ):
+            return None
+        at = self._window_at + max(self.settings.buy_window, self.bot_delay)
+        return int((time.time() + (at - now)) * 1000)
+
+    def _state(self, conn: Connection, kind: str = "state") -> dict[str, Any]:
+        g = self.game
+        info = self.info()
+        if g is None:
+            return {
+                "type": kind,
+                **({"protocol": PROTOCOL_VERSION, "seat": conn.seat} if kind == "hello" else {}),
+                "table": info,
+                "version": None,
+                "view": None,
+                "legal": [],
+                "events": [],
+                "last": None,
+                "buy_deadline": None,
+            }
+        view = g.view(conn.seat)
+        start = 0 if kind == "hello" else conn.event_index
+        events = g.events[start:]
+        conn.event_index = len(g.events)
+        msg: dict[str, Any] = {"type": kind}
+        if kind == "hello":
+            msg |= {"protocol": PROTOCOL_VERSION, "seat": conn.seat}
+        msg |= {
+            "version": g.version,
+            "view": view,
+            "legal": self._legal_entries(conn, view),
+            "events": events,
+            "table": info,
+            "last": self._last,
+            "buy_deadline": self._buy_deadline(),
+        }
+        return msg
+
+    def _broadcast(self) -> None:
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send(self._state(s.conn))
+
+    def _notify_seats(self) -> None:
+        """Tell every socket the seats changed (``lobby`` before the start, ``table`` after)."""
+        msg = {"type": "lobby" if self.status == "waiting" else "table", "table": self.info()}
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send(msg)
+
+    # ------------------------------------------------------------------ sockets
+    async def connect(self, ws: WebSocket | None, seat: Seat) -> Connection:
+        """A new socket for ``seat`` (an older one is closed); it gets ``hello`` first."""
+        conn = Connection(ws, seat.index, self.settings.rate, self.settings.burst)
+        async with self.lock:
+            old = seat.conn
+            seat.conn = conn
+            seat.disconnected_at = None
+            if old is not None:
+                old.close("replaced by a newer connection of this seat")
+            conn.send(self._state(conn, "hello"))
+            self._notify_seats()
+        self.wake.set()
+        return conn
+
+    async def disconnect(self, conn: Connection) -> None:
+        async with self.lock:
+            seat = self.seats[conn.seat]
+            if seat.conn is conn:
+                seat.conn = None
+                seat.disconnected_at = asyncio.get_running_loop().time()
+                self._notify_seats()
+        self.wake.set()
+
+    async def receive(self, conn: Connection, text: str | bytes) -> None:
+        """Handle one client message; every refusal is an ``error`` to this socket only."""
+        if not conn.allow():
+            conn.error("rate_limited", "too many messages: slow down")
+            if conn.refused >= self.settings.flood_close:
+                conn.close("flooding: too many messages")
+            return
+        try:
+            msg = parse_client_message(text)
+        except ProtocolError as exc:
+            conn.error(exc.code, exc.reason)
+            return
+        if isinstance(msg, PingMessage):
+            conn.send({"type": "pong"})
+            return
+        async with self.lock:
+            try:
+                if isinstance(msg, ActMessage):
+                    await self._act(conn, msg)
+                elif isinstance(msg, MeldMessage):
+                    await self._meld(conn, msg)
+                elif isinstance(msg, CheckMessage):
+                    self._check(conn, msg)
+            except ProtocolError as exc:
+                conn.error(exc.code, exc.reason)
+
+    def _playing(self) -> Game:
+        g = self.game
+        if g is None:
+            raise ProtocolError("not_started", "the game has not started yet")
+        if g.is_over:
+            raise ProtocolError("game_over", "the game is over")
+        return g
+
+    async def _act(self, conn: Connection, msg: ActMessage) -> None:
+        seat = self.seats[conn.seat]
+        key = ("act", msg.version, msg.action)
+        if key in seat.applied:  # a duplicate of an applied message: the current state, nothing applied
+            conn.send(self._state(conn))
+            return
+        g = self._playing()
+        match = _ACTION_ID.match(msg.action)
+        index = int(match.group(1)) if match else -1
+        action: Action | None = None
+        if msg.version == g.version:
+            legal = g.legal_actions(seat.index)
+            if not legal:
+                raise ProtocolError("not_your_turn", f"it is not your turn ({self.names[g.current]} is playing)")
+            if not 0 <= index < len(legal):
+                raise ProtocolError("not_in_list", f"{msg.action!r} is not in the list of version {g.version}")
+            action = legal[index]
+        else:
+            # only buys and passes of other seats came since that version (they are serialized
+            # here and resolved by the engine): the choice still counts if it is still legal
+            listed = conn.sent.get(msg.version)
+            if listed is not None and msg.version >= self._stable_from and 0 <= index < len(listed):
+                sent = listed[index]
+                action = next((a for a in g.legal_actions(seat.index) if a == sent), None)
+            if action is None:
+                raise ProtocolError(
+                    "stale", f"version {msg.version} is not the current one ({g.version}): choose from the new list"
+                )
+        await self._commit(seat.index, action, "person", listed=True)
+        seat.applied.append(key)
+
+    async def _meld(self, conn: Connection, msg: MeldMessage) -> None:
+        seat = self.seats[conn.seat]
+        key = ("meld", msg.version, msg.kind, tuple(c.upper() for c in msg.cards))
+        if key in seat.applied:
+            conn.send(self._state(conn))
+            return
+        g = self._playing()
+        if msg.version != g.version:
+            raise ProtocolError("stale", f"version {msg.version} is not the current one ({g.version})")
+        try:
+            cards = tuple(parse_cards(msg.cards))
+        except ValueError as exc:
+            raise ProtocolError("malformed", f"bad card: {exc}") from None
+        if not g.legal_actions(seat.index):
+            raise ProtocolError("not_your_turn", f"it is not your turn ({self.names[g.current]} is playing)")
+        action = Meld(seat.index, msg.kind, cards)
+        try:
+            g.verify(action)
+        except IllegalAction as exc:
+            raise ProtocolError("illegal", f"this {msg.kind} cannot be laid: {exc}") from None
+        await self._commit(seat.index, action, "person", listed=False)
+        seat.applied.append(key)
+
+    def _check(self, conn: Connection, msg: CheckMessage) -> None:
+        g = self.game
+        reason: str | None = None
+        if g is None or g.is_over:
+            reason = "the game is not being played"
+        else:
+            trial = g.copy()
+            try:
+                for m in msg.melds:
+                    action = Meld(conn.seat, m.kind, tuple(parse_cards(m.cards)))
+                    trial.verify(action)
+                    trial.apply(action)
+            except IllegalAction as exc:
+                reason = str(exc)
+            except ValueError as exc:
+                reason = f"bad card: {exc}"
+        conn.send({"type": "check_result", "id": msg.id, "ok": reason is None, "reason": reason})
+
+    # ------------------------------------------------------------------ applying
+    async def _commit(self, seat: int, action: Action, source: str, listed: bool) -> None:
+        """Verify, log (committed), apply, broadcast. Call with the lock held."""
+        g = self.game
+        assert g is not None
+        if not listed:
+            g.verify(action)
+        before = len(g.events)
+        prev = (g.current, g.phase)
+        await self.store.append(self.id, g.version, seat, action.to_dict(), source)
+        g.apply(action)
+        self.actions_applied += 1
+        now = asyncio.get_running_loop().time()
+        self._changed_at = now
+        if (g.current, g.phase) != prev or action.player == g.current:
+            self._decision_at = now
+        if not isinstance(action, (Buy, Pass)):
+            self._stable_from = g.version
+            self._window_at = now
+        names = self.names
+        text = next((t for e in g.events[before:] if (t := describe_event(e, names))), "")
+        self._last = {"seat": action.player, "text": text or f"{names[action.player]} played"}
+        if g.is_over:
+            self.status = "over"
+            await self.store.update_table(
+                self.id, status="over", finished_at=time.time(), scores=g.scores, winners=g.winners
+            )
+        self._broadcast()
+        self.wake.set()
+
+    # ------------------------------------------------------------------ bots
+    def _stand_in(self, s: Seat, now: float) -> bool:
+        """True when a bot plays for this person now (grace period over)."""
+        return s.kind == "human" and s.disconnected_at is not None and now - s.disconnected_at >= self.settings.grace
+
+    def _bot_controls(self, seat: int, now: float) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or self._stand_in(s, now)
+
+    def _takeover_at(self, seat: int) -> float | None:
+        """When a bot steps in for this person's decision: grace over, or the turn timer."""
+        s = self.seats[seat]
+        times = []
+        if s.disconnected_at is not None:
+            times.append(s.disconnected_at + self.settings.grace)
+        if self.timer is not None:
+            times.append(self._decision_at + self.timer)
+        return min(times) if times else None
+
+    def _plan(self, now: float) -> tuple[int, float] | None:
+        """The next bot move: (seat, loop time to make it), or None to wait for a person."""
+        g = self.game
+        if g is None or g.is_over:
+            return None
+        seat, _ = next_to_act(g)
+        out_of_turn = seat != g.current
+        if self._bot_controls(seat, now):
+            return seat, self._changed_at + (0.0 if out_of_turn else self.bot_delay)
+        if out_of_turn:
+            # a person may still buy or call: bots answer their own chances meanwhile ...
+            for step in range(1, self.players):
+                q = (g.current + step) % self.players
+                if q != seat and self._bot_controls(q, now) and g.legal_actions(q):
+                    return q, self._changed_at
+            # ... and a bot about to draw waits for the buy window
+            if self._bot_controls(g.current, now):
+                wait = max(self.settings.buy_window, self.bot_delay)
+                return g.current, max(self._window_at + wait, self._changed_at + self.bot_delay)
+            seat = g.current
+        at = self._takeover_at(seat)
+        return None if at is None else (seat, at)
+
+    async def _run_pump(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            self.wake.clear()
+            g = self.game
+            if g is None or g.is_over:
+                return
+            plan = self._plan(loop.time())
+            if plan is None:
+                await self.wake.wait()
+                continue
+            seat, at = plan
+            delay = at - loop.time()
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self.wake.wait(), delay)
+                    continue  # something changed: plan again
+                except TimeoutError:
+                    pass
+            try:
+                await self._bot_move(seat, g.version)
+            except Exception:  # a bot's bug must not stop the table: the seat waits for a person
+                log.exception("table %s: the bot of seat %d failed", self.id, seat)
+                await asyncio.sleep(1.0)
+
+    def _bot_for(self, seat: int) -> Bot:
+        s = self.seats[seat]
+        if s.engine_bot is None:
+            s.engine_bot = get(self.settings.takeover_bot, seed=self.settings.seeds(f"bot{seat}"))
+        return s.engine_bot
+
+    async def _bot_move(self, seat: int, version: int) -> None:
+        g = self.game
+        assert g is not None
+        if g.version != version:
+            return
+        view = g.view(seat)
+        legal = g.legal_actions(seat)
+        if not legal:
+            return
+        bot = self._bot_for(seat)
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            action = await asyncio.to_thread(bot.act, view, legal)
+        async with self.lock:
+            if g.version != version:  # a person moved meanwhile: plan again
+                return
+            source = "bot" if self.seats[seat].kind == "bot" else "stand-in"
+            await self._commit(seat, action, source, listed=False)
+
+    # ------------------------------------------------------------------ the whole socket
+    async def serve(self, ws: WebSocket, seat: Seat) -> None:
+        """Run one accepted socket of ``seat`` to its end."""
+        from fastapi import WebSocketDisconnect
+
+        conn = await self.connect(ws, seat)
+        conn.ws = ws
+
+        async def writer() -> None:
+            while True:
+                text = await conn.queue.get()
+                if text is None:
+                    await ws.close(code=4000 if conn.close_reason else 1000, reason=(conn.close_reason or "")[:120])
+                    return
+                await ws.send_text(text)
+
+        write_task = asyncio.create_task(writer())
+        try:
+            while True:
+                receive = asyncio.create_task(ws.receive())
+                done, _ = await asyncio.wait({receive, write_task}, return_when=asyncio.FIRST_COMPLETED)
+                if write_task in done:
+                    receive.cancel()
+                    break
+                message = receive.result()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    data = message.get("bytes") or b""
+                    text = data.decode("utf-8", errors="replace")
+                await self.receive(conn, text)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            await self.disconnect(conn)
+            if not write_task.done():
+                write_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await write_task

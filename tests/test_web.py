@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from liverpool.server.app import create_app
 from liverpool.server.config import Settings
@@ -37,8 +37,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 360, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 360, "height": 740}
 
 
 def _free_port() -> int:

@@ -113,6 +113,13 @@ def _my_turn(page: Page) -> bool:
     return t.count() == 1 and t.get_attribute("data-seat") == t.get_attribute("data-current")
 
 
+def _fewest_of_rank(cards: list[str]) -> str:
+    """A card to throw away: one of a rank held least often (a joker only when nothing else)."""
+    ranks = [c[:-1] for c in cards]
+    naturals = [c for c in cards if c != "JK"] or cards
+    return min(naturals, key=lambda c: ranks.count(c[:-1]))
+
+
 def _shot(page: Page, name: str) -> None:
     """A screenshot in artifacts/, once the arrival animations have settled."""
     page.wait_for_timeout(500)
@@ -140,7 +147,8 @@ def _play_one_step(page: Page, shots: dict[str, int]) -> bool:
         if not shots.get("mid") and (page.locator("#melds .meld").count() or shots["discards"] >= 12):
             _shot(page, "table-mid-deal.png")  # once melds are on the table
             shots["mid"] = 1
-        page.locator(".hand-card.can-discard").last.dblclick()
+        options = page.locator("#hand .hand-card.can-discard").evaluate_all("els => els.map(e => e.dataset.card)")
+        page.locator(f"#hand .hand-card.can-discard[data-card='{_fewest_of_rank(options)}']").first.dblclick()
     else:
         return False
     _wait_change(page, version)
@@ -238,13 +246,6 @@ def test_invite_link_both_see_moves_and_a_reload_continues(base_url: str, browse
     for _ in range(4):
         step()
     assert not errors, errors
-
-
-def _fewest_of_rank(cards: list[str]) -> str:
-    """A card to throw away: one of a rank held least often (never a joker)."""
-    ranks = [c[:-1] for c in cards]
-    naturals = [c for c in cards if c != "JK"]
-    return min(naturals, key=lambda c: ranks.count(c[:-1]))
 
 
 def test_lay_down_invalid_meld_refused_with_reason_then_valid(base_url: str, browser: Browser) -> None:

@@ -3,7 +3,7 @@
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
 import { api } from "./api.js";
-import { Card } from "./cards.js";
+import { bySuit, Card, CardBack } from "./cards.js";
 import { eventText } from "./words.js";
 
 export function ReplayPage({ tableId }) {
@@ -41,11 +41,11 @@ export function ReplayPage({ tableId }) {
       <header class="topbar">
         <div class="contract"><strong>Replay — deal ${f.deal} of ${f.deals}:</strong> ${f.contract.text}, ${f.contract.cards} cards</div>
         <div class="replay-controls">
-          <button id="replay-first" onClick=${() => setI(0)}>⏮</button>
+          <button id="replay-first" onClick=${() => setI(0)}>Start</button>
           <button id="replay-back" onClick=${() => setI(Math.max(0, i - 1))} aria-label="step back">◀ Back</button>
           <span id="replay-step">Step ${i} of ${frames.length - 1}</span>
           <button id="replay-forward" onClick=${() => setI(Math.min(frames.length - 1, i + 1))} aria-label="step forward">Forward ▶</button>
-          <button onClick=${() => setI(frames.length - 1)}>⏭</button>
+          <button id="replay-last" onClick=${() => setI(frames.length - 1)}>End</button>
           <input type="range" min="0" max=${frames.length - 1} value=${i} onInput=${(e) => setI(Number(e.target.value))} aria-label="step" />
           <a href="/">Lobby</a>
         </div>
@@ -55,11 +55,13 @@ export function ReplayPage({ tableId }) {
         ${f.hands.map((h, p) => html`
           <div class=${`replay-seat ${p === f.current ? "current" : ""}`}>
             <div class="seat-name">${p === f.current ? "▶ " : ""}${name(p)} · ${h.length} cards · ${f.scores[p]} pts ${f.down[p] ? html`<span class="tag down">down</span>` : null}</div>
-            <div class="replay-cards">${h.map((c) => html`<${Card} name=${c} small />`)}</div>
+            <div class="replay-cards">${h.slice().sort(bySuit).map((c) => html`<${Card} name=${c} small />`)}</div>
             <div class="replay-melds">${(byOwner[p] || []).map((m) => html`<div class="meld"><span class="meld-kind">${m.kind}</span>${m.cards.map((c) => html`<${Card} name=${c} small />`)}</div>`)}</div>
           </div>`)}
       </section>
-      <section class="center"><div class="pile-area"><div class="pile">${f.discard_pile.length ? html`<${Card} name=${f.discard_pile[f.discard_pile.length - 1]} />` : "empty"}<span class="pile-label">Discard</span></div>
-        <div class="pile"><span class="pile-label">Stock: ${f.stock_size}</span></div></div></section>
+      <section class="center replay-piles"><div class="pile-area">
+        <div class="pile"><${CardBack} label=${String(f.stock_size)} /><span class="pile-label">Stock</span></div>
+        <div class="pile">${f.discard_pile.length ? html`<${Card} name=${f.discard_pile[f.discard_pile.length - 1]} />` : html`<div class="empty-pile">empty</div>`}<span class="pile-label">Discard</span></div>
+      </div></section>
     </div>`;
 }

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from liverpool.server.app import create_app
 from liverpool.server.config import Settings
@@ -127,29 +128,37 @@ def _shot(page: Page, name: str) -> None:
 
 
 def _play_one_step(page: Page, shots: dict[str, int]) -> bool:
-    """Do one thing the page offers, as a person would; False when there is nothing to do yet."""
+    """Do one thing the page offers, as a person would; False when there is nothing to do yet
+    (or the table moved on under the click, e.g. a bot went out: the caller looks again)."""
     if page.locator("#buy").count() and not shots.get("buy"):
         _shot(page, "buy-window.png")
         shots["buy"] = 1
     version = _version(page)
-    if page.locator("#pass").count():
-        page.click("#pass")
-    elif page.locator("#stock.can").count():
-        page.click("#stock")
-    elif page.locator("#open-stage").count() and not shots.get("laid"):
-        shots["laid"] = 1  # one try a deal: suggest, check, lay down
-        page.click("#open-stage")
-        page.click("#suggest")
-        page.wait_for_selector("#stage-check.ok, #stage-check.bad")
-        page.click("#lay-down")
-    elif page.locator(".hand-card.can-discard").count():
-        shots["discards"] = shots.get("discards", 0) + 1
-        if not shots.get("mid") and (page.locator("#melds .meld").count() or shots["discards"] >= 12):
-            _shot(page, "table-mid-deal.png")  # once melds are on the table
-            shots["mid"] = 1
-        options = page.locator("#hand .hand-card.can-discard").evaluate_all("els => els.map(e => e.dataset.card)")
-        page.locator(f"#hand .hand-card.can-discard[data-card='{_fewest_of_rank(options)}']").first.dblclick()
-    else:
+    try:
+        if page.locator("#cancel-stage").count():
+            page.click("#cancel-stage", timeout=2000)
+            return True
+        if page.locator("#pass").count():
+            page.click("#pass", timeout=2000)
+        elif page.locator("#stock.can").count():
+            page.click("#stock", timeout=2000)
+        elif page.locator("#open-stage").count() and not shots.get("laid"):
+            shots["laid"] = 1  # one try a deal: suggest, check, lay down
+            page.click("#open-stage", timeout=2000)
+            page.click("#suggest", timeout=2000)
+            page.wait_for_selector("#stage-check.ok, #stage-check.bad", timeout=5000)
+            page.click("#lay-down" if page.locator("#stage-check.ok").count() else "#cancel-stage", timeout=2000)
+        elif page.locator(".hand-card.can-discard").count():
+            shots["discards"] = shots.get("discards", 0) + 1
+            if not shots.get("mid") and (page.locator("#melds .meld").count() or shots["discards"] >= 12):
+                _shot(page, "table-mid-deal.png")  # once melds are on the table
+                shots["mid"] = 1
+            options = page.locator("#hand .hand-card.can-discard").evaluate_all("els => els.map(e => e.dataset.card)")
+            card = _fewest_of_rank(options)
+            page.locator(f"#hand .hand-card.can-discard[data-card='{card}']").first.dblclick(timeout=2000)
+        else:
+            return False
+    except PlaywrightTimeoutError:
         return False
     _wait_change(page, version)
     return True

@@ -690,7 +690,10 @@ export function TablePage({ tableId }) {
           ${selCard && discardOf(selCard) && !stage ? html`<button class="primary" id="discard-selected" onClick=${() => act(discardOf(selCard))}>Discard the ${pretty(selCard)}</button>` : null}
           ${otherActs.map((l) => html`<button class="other-act" onClick=${() => act(l)}>${l.text}</button>`)}
         </div>
-        ${selCard && !stage && (layoffs.length || swaps.length) ? html`<p class="hint">The highlighted melds take the ${pretty(selCard)}: click one${swaps.length ? ", or click a joker to swap it" : ""}.</p>` : null}
+        ${selCard && !stage && (layoffs.length || swaps.length) ? html`<p class="hint">${[
+          layoffs.length ? `The highlighted melds take the ${pretty(selCard)}: click one (or drag the card onto it).` : "",
+          swaps.length ? `The ${pretty(selCard)} may take the place of an outlined joker: click the joker to swap.` : "",
+        ].join(" ")}</p>` : null}
         <div class="hand" id="hand" role="listbox" aria-label="your cards">
           ${order.map((o) => html`
             <div key=${o.key} role="option" tabindex="0" aria-selected=${sel === o.key}

@@ -17,6 +17,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "ActMessage",
+    "AutoplayMessage",
     "CheckMessage",
     "ClientMessage",
     "CreateTable",
@@ -127,9 +128,17 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActMessage | MeldMessage | CheckMessage | PingMessage, Field(discriminator="type")]
-_CLIENT: TypeAdapter[ActMessage | MeldMessage | CheckMessage | PingMessage] = TypeAdapter(ClientMessage)
-_TYPES = ("act", "meld", "check", "ping")
+class AutoplayMessage(_Strict):
+    """Let the seat's bot play for this person (``on``) until they say otherwise or reconnect."""
+
+    type: Literal["autoplay"]
+    on: bool = True
+
+
+AnyClientMessage = ActMessage | MeldMessage | CheckMessage | PingMessage | AutoplayMessage
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
+_TYPES = ("act", "meld", "check", "ping", "autoplay")
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -138,7 +147,7 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
 
 
-def parse_client_message(text: str | bytes) -> ActMessage | MeldMessage | CheckMessage | PingMessage:
+def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """The client message in ``text``; a :class:`ProtocolError` for anything malformed."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"message of {len(text)} bytes: the limit is {MAX_MESSAGE_BYTES}")

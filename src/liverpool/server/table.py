@@ -31,6 +31,7 @@ from ..rules import RuleSet
 from .protocol import (
     PROTOCOL_VERSION,
     ActMessage,
+    AutoplayMessage,
     CheckMessage,
     MeldMessage,
     PingMessage,
@@ -85,6 +86,7 @@ class Connection:
         self.event_index = 0
         self.sent: dict[int, list[Action]] = {}  # the legal lists last sent, by version (a few)
         self.close_reason: str | None = None
+        self.close_code = 1000
         self._rate = rate
         self._burst = float(burst)
         self._tokens = float(burst)
@@ -98,10 +100,11 @@ class Connection:
     def error(self, code: str, reason: str) -> None:
         self.send({"type": "error", "code": code, "reason": reason})
 
-    def close(self, reason: str) -> None:
+    def close(self, reason: str, code: int = 4000) -> None:
         """Ask the writer to close the socket (after what is queued)."""
         if self.close_reason is None:
             self.close_reason = reason
+            self.close_code = code
             self.queue.put_nowait(None)
 
     def allow(self) -> bool:
@@ -127,6 +130,7 @@ class Seat:
     conn: Connection | None = None
     disconnected_at: float | None = None  # loop time; None while connected
     engine_bot: Bot | None = None  # the bot playing this seat (bot seats) or standing in for a person
+    auto: bool = False  # the person asked the bot to play for them (``autoplay``)
     applied: deque[tuple[Any, ...]] = field(default_factory=lambda: deque(maxlen=32))
 
     @property
@@ -291,7 +295,7 @@ class Table:
             self._pump = None
         for s in self.seats:
             if s.conn is not None:
-                s.conn.close("the server is restarting")
+                s.conn.close("the server is restarting", 1012)
 
     # ------------------------------------------------------------------ messages out
     def _legal_entries(self, conn: Connection, view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -376,6 +380,7 @@ class Table:
             old = seat.conn
             seat.conn = conn
             seat.disconnected_at = None
+            seat.auto = False  # a person who comes back takes the seat back
             if old is not None:
                 old.close("replaced by a newer connection of this seat")
             conn.send(self._state(conn, "hello"))
@@ -397,7 +402,7 @@ class Table:
         if not conn.allow():
             conn.error("rate_limited", "too many messages: slow down")
             if conn.refused >= self.settings.flood_close:
-                conn.close("flooding: too many messages")
+                conn.close("flooding: too many messages", 1008)
             return
         try:
             msg = parse_client_message(text)
@@ -406,6 +411,12 @@ class Table:
             return
         if isinstance(msg, PingMessage):
             conn.send({"type": "pong"})
+            return
+        if isinstance(msg, AutoplayMessage):
+            async with self.lock:
+                self.seats[conn.seat].auto = msg.on
+                self._notify_seats()
+            self.wake.set()
             return
         async with self.lock:
             try:
@@ -611,10 +622,7 @@ class Table:
         if not legal:
             return
         bot = self._bot_for(seat)
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            action = await asyncio.to_thread(bot.act, view, legal)
+        action = await asyncio.to_thread(bot.act, view, legal)
         async with self.lock:
             if g.version != version:  # a person moved meanwhile: plan again
                 return
@@ -633,7 +641,7 @@ class Table:
             while True:
                 text = await conn.queue.get()
                 if text is None:
-                    await ws.close(code=4000 if conn.close_reason else 1000, reason=(conn.close_reason or "")[:120])
+                    await ws.close(code=conn.close_code, reason=(conn.close_reason or "")[:120])
                     return
                 await ws.send_text(text)
 

@@ -1,0 +1,258 @@
+"""Helpers of the server tests: settings for tests, a socket wrapper with a receive timeout, a
+table of four people driven by the test next to a shadow game, and the policy that makes a game
+go through every kind of action."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from liverpool import Game
+from liverpool.actions import Action, Buy, Call, Discard, DrawStock, LayOff, Meld, Pass, SwapJoker
+from liverpool.bots import Bot, get
+from liverpool.driver import next_to_act
+from liverpool.game import DRAW
+from liverpool.server import Settings, create_app
+
+Msg = dict[str, Any]
+
+
+def seeds_from(game_seed: int) -> Callable[[str], int]:
+    """Seeds as the tests fix them: the game's, and seat k's bot gets seed k."""
+
+    def seeds(purpose: str) -> int:
+        return game_seed if purpose == "game" else int(purpose.removeprefix("bot"))
+
+    return seeds
+
+
+def server_settings(tmp_path: Path, game_seed: int = 1, **options: Any) -> Settings:
+    base: dict[str, Any] = {
+        "database": f"sqlite:///{tmp_path / 'liverpool.db'}",
+        "bot_delay": 0.0,
+        "buy_window": 0.0,
+        "grace": 3600.0,
+        "rate": 100_000.0,
+        "burst": 100_000,
+        "rest_rate": 100_000.0,
+        "rest_burst": 100_000,
+        "seeds": seeds_from(game_seed),
+    }
+    return Settings(**(base | options))
+
+
+def normal(data: Any) -> Any:
+    """``data`` as it reads after a trip through JSON."""
+    return json.loads(json.dumps(data))
+
+
+class Sock:
+    """A test socket: every message received is kept; ``state`` is the last hello/state."""
+
+    def __init__(self, ws: WebSocketTestSession, seat: int) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.log: list[Msg] = []
+        self.state: Msg | None = None
+
+    def recv(self, timeout: float = 30.0) -> Msg:
+        stream = self.ws._send_rx
+
+        async def receive() -> Any:
+            with anyio.fail_after(timeout):
+                return await stream.receive()
+
+        message = self.ws.portal.call(receive)
+        if message["type"] == "websocket.close":
+            msg: Msg = {"type": "closed", "code": message.get("code"), "reason": message.get("reason")}
+        else:
+            msg = json.loads(message["text"])
+        self.log.append(msg)
+        if msg["type"] in ("hello", "state"):
+            self.state = msg
+        return msg
+
+    def until(self, pred: Callable[[Msg], bool], timeout: float = 30.0) -> Msg:
+        while True:
+            msg = self.recv(timeout)
+            if pred(msg):
+                return msg
+            if msg["type"] == "closed":
+                raise AssertionError(f"seat {self.seat}: socket closed: {msg}")
+
+    def expect(self, kind: str) -> Msg:
+        """The next message other than lobby/table notices; it must be of ``kind``."""
+        msg = self.until(lambda m: m["type"] not in ("lobby", "table"))
+        assert msg["type"] == kind, msg
+        return msg
+
+    def sync(self, version: int) -> Msg:
+        """Read until the state of ``version``."""
+        return self.until(lambda m: m["type"] in ("hello", "state") and m["version"] == version)
+
+    def send(self, data: Msg) -> None:
+        self.ws.send_json(data)
+
+    def act(self, action: Action) -> None:
+        """Choose ``action`` from the legal list of the last state received."""
+        assert self.state is not None
+        self.send({"type": "act", "version": self.state["version"], "action": self.action_id(action)})
+
+    def action_id(self, action: Action) -> str:
+        assert self.state is not None
+        wanted = normal(action.to_dict())
+        for entry in self.state["legal"]:
+            if entry["action"] == wanted:
+                return str(entry["id"])
+        raise AssertionError(f"{action} not in the legal list of seat {self.seat}: {self.state['legal']}")
+
+
+def connect(client: TestClient, table_id: str, token: str, seat: int, stack: ExitStack) -> Sock:
+    ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}?token={token}"))
+    return Sock(ws, seat)
+
+
+class Harness:
+    """A table of ``players`` people, all played by the test through one socket each, and a
+    shadow game (same seed) that the test applies the same actions to."""
+
+    def __init__(self, client: TestClient, stack: ExitStack, game_seed: int, players: int = 4, **table: Any) -> None:
+        self.client = client
+        self.stack = stack
+        created = client.post("/api/tables", json={"players": players, "name": "Ana", **table})
+        assert created.status_code == 200, created.text
+        self.table_id = created.json()["table_id"]
+        self.tokens = [created.json()["token"]]
+        for name in ["Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"][: players - 1]:
+            joined = client.post(f"/api/tables/{self.table_id}/join", json={"name": name})
+            assert joined.status_code == 200, joined.text
+            self.tokens.append(joined.json()["token"])
+        self.socks = [connect(client, self.table_id, t, i, stack) for i, t in enumerate(self.tokens)]
+        for s in self.socks:
+            hello = s.expect("hello")
+            assert hello["view"] is None and hello["protocol"] == 1
+        started = client.post(f"/api/tables/{self.table_id}/start", headers={"X-Seat-Token": self.tokens[0]})
+        assert started.status_code == 200, started.text
+        from liverpool.rules import RuleSet
+
+        self.game = Game.new(players=players, rules=RuleSet.preset(table.get("preset", "liverpool")), seed=game_seed)
+        self.sync()
+
+    def sync(self) -> None:
+        """Every socket reads up to the shadow's version; their views are the shadow's views."""
+        for s in self.socks:
+            msg = s.sync(self.game.version)
+            assert msg["view"] == normal(self.game.view(s.seat))
+            assert [e["action"] for e in msg["legal"]] == normal([a.to_dict() for a in self.game.legal_actions(s.seat)])
+
+    def play(self, action: Action) -> None:
+        """One action through its seat's socket, then everyone synced."""
+        self.socks[action.player].act(action)
+        self.game.apply(action)
+        self.sync()
+
+    def reconnect(self, seat: int) -> Sock:
+        self.socks[seat].ws.close()
+        sock = connect(self.client, self.table_id, self.tokens[seat], seat, self.stack)
+        self.socks[seat] = sock
+        return sock
+
+
+# ------------------------------------------------------------------------ the coverage policy
+WANTED = ("draw_stock", "draw_discard", "buy2", "meld", "lay_off", "swap", "call", "discard", "out")
+
+
+def covered_by(events: list[Msg]) -> set[str]:
+    out = set()
+    for e in events:
+        kind = e["type"]
+        if kind in ("draw_stock", "draw_discard", "meld", "lay_off", "swap", "call", "discard"):
+            out.add(kind)
+        if kind == "deal_end" and e.get("out") is not None:
+            out.add("out")
+    return out
+
+
+def policy(game: Game, bots: list[Bot], covered: set[str]) -> list[Action]:
+    """The next actions: a kind of action not yet seen when one is open (two buys at once in one
+    buy window), else the greedy bot's choice of the seat to act."""
+    seat, legal = next_to_act(game)
+    if game.phase == DRAW and "buy2" not in covered:
+        buyers = [q for q in range(game.players) if Buy(q) in game.legal_actions(q)]
+        if len(buyers) >= 2:
+            return [Buy(buyers[0]), Buy(buyers[1])]
+    for kind in (SwapJoker, Call, LayOff, Meld):
+        if kind.name not in covered:
+            chosen = [a for a in legal if isinstance(a, kind)]
+            if chosen:
+                return [chosen[0]]
+    if game.phase == DRAW and seat != game.current:
+        if "buy2" not in covered and Pass(seat) in legal:
+            return [Pass(seat)]  # keep the discard for a double buy later
+    if "call" not in covered and game.phase == "play" and game.view(seat)["down"][seat]:
+        playable = [a for a in legal if isinstance(a, Discard) and game.layoff_spot(a.card) is not None]
+        if playable and len(game.hand(seat)) > 1:
+            return [playable[0]]  # a down player's playable discard: the next seat may call it
+    if "draw_stock" not in covered and DrawStock(seat) in legal:
+        return [DrawStock(seat)]
+    action = bots[seat].act(game.view(seat), legal)
+    return [action]
+
+
+def coverage_bots(players: int) -> list[Bot]:
+    return [get("greedy", seed=p) for p in range(players)]
+
+
+def find_coverage_seed(players: int = 4, tries: int = 60) -> int:
+    """A game seed under which :func:`policy` goes through every kind of action (engine only)."""
+    for seed in range(1, tries + 1):
+        game = Game.new(players=players, seed=seed)
+        bots = coverage_bots(players)
+        covered: set[str] = set()
+        for _ in range(20_000):
+            if game.is_over or covered >= set(WANTED):
+                break
+            step = policy(game, bots, covered)
+            before = len(game.events)
+            for a in step:
+                game.apply(a)
+            covered |= covered_by(game.events[before:])
+            if len(step) == 2:
+                covered.add("buy2")
+        if covered >= set(WANTED):
+            return seed
+    raise AssertionError("no seed covers every kind of action")
+
+
+@contextmanager
+def running(settings: Settings) -> Iterator[tuple[TestClient, ExitStack]]:
+    with TestClient(create_app(settings)) as client, ExitStack() as stack:
+        yield client, stack
+
+
+__all__ = [
+    "WANTED",
+    "Discard",
+    "Harness",
+    "Sock",
+    "connect",
+    "covered_by",
+    "coverage_bots",
+    "find_coverage_seed",
+    "normal",
+    "policy",
+    "running",
+    "seeds_from",
+    "server_settings",
+]

@@ -254,6 +254,15 @@ def test_invite_link_both_see_moves_and_a_reload_continues(base_url: str, browse
     assert _version(bo) == version
     for _ in range(4):
         step()
+    # the same seat opened in a second tab takes the connection; the first says so and can take it back
+    second = bo.context.new_page()
+    second.goto(bo.url)
+    second.wait_for_selector("#hand .hand-card")
+    bo.wait_for_selector("#conn-banner:has-text('another window')")
+    bo.click("#conn-banner button")
+    bo.wait_for_selector("#conn-banner", state="detached")
+    second.wait_for_selector("#conn-banner:has-text('another window')")
+    step()
     assert not errors, errors
 
 

@@ -1,5 +1,10 @@
 // One WebSocket per seat, reconnecting with back-off; every (re)connect is answered by `hello`,
 // which restores the whole table.
+// No point in trying again: a wrong token, an unknown table, a refused origin, or this seat
+// opened in another window (4000: "replaced by a newer connection"; the page offers to take it back).
+const FINAL_ERRORS = new Set(["bad_token", "no_table", "bad_origin"]);
+const FINAL_CLOSES = new Set([4000, 4401, 4403, 4404]);
+
 export class Conn {
   constructor(tableId, token, { onMessage, onStatus }) {
     this.tableId = tableId;
@@ -33,12 +38,13 @@ export class Conn {
       } catch {
         return;
       }
-      if (msg.type === "error" && msg.code === "bad_token") this.stopped = true;
+      if (msg.type === "error" && FINAL_ERRORS.has(msg.code)) this.stopped = true;
       this.onMessage(msg);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (FINAL_CLOSES.has(ev.code)) this.stopped = true;
       if (this.stopped) {
         this.onStatus({ state: "closed", reason: ev.reason || "" });
         return;
@@ -56,6 +62,13 @@ export class Conn {
       return true;
     }
     return false;
+  }
+
+  /** Connect again after a final close (the person asked to take the seat back here). */
+  resume() {
+    this.stopped = false;
+    this.attempt = 0;
+    this.connect();
   }
 
   close() {

@@ -166,8 +166,12 @@ function useConn(tableId, token, dispatch) {
   return [conn, status];
 }
 
-function ConnBanner({ status }) {
+function ConnBanner({ status, conn }) {
   if (status.state === "open" || status.state === "connecting") return null;
+  if (status.state === "closed" && /replaced/.test(status.reason || "")) {
+    return html`<div class="conn-banner" role="alert" id="conn-banner">This seat is open in another window.
+      <button onClick=${() => conn && conn.current && conn.current.resume()}>Play here</button></div>`;
+  }
   const text =
     status.state === "closed"
       ? `Disconnected${status.reason ? `: ${status.reason}` : ""}.`
@@ -437,7 +441,7 @@ export function TablePage({ tableId }) {
     tokens.set(s.rematch.table_id, s.rematch.token);
   }
   if (!v) {
-    return html`<${ConnBanner} status=${status} /><${WaitingRoom} tableId=${tableId} token=${token} s=${s} />
+    return html`<${ConnBanner} status=${status} conn=${conn} /><${WaitingRoom} tableId=${tableId} token=${token} s=${s} />
       ${s.error ? html`<p class="error">${s.error}</p>` : null}`;
   }
 
@@ -582,7 +586,7 @@ export function TablePage({ tableId }) {
 
   return html`
     <div class="table-page" data-version=${s.version} data-seat=${s.seat} data-phase=${v.phase} data-current=${v.current}>
-      <${ConnBanner} status=${status} />
+      <${ConnBanner} status=${status} conn=${conn} />
       <header class="topbar">
         <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
         <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over ? "" : doNowText(s, has)}</span></div>

@@ -404,4 +404,9 @@ def test_game_end_replay_and_rematch(base_url: str, browser: Browser) -> None:
     page.click("#rematch")
     page.wait_for_function(f"() => !location.search.includes({json.dumps(table)})")
     page.wait_for_selector("#hand .hand-card, #start")
+    # the lobby lists the name's finished games, with the replay
+    page.goto(base_url)
+    page.fill("#name", "Cy")
+    page.wait_for_selector(f"#history a[href='/?replay={table}']")
+    assert "lost" in page.inner_text("#history") or "won" in page.inner_text("#history")
     assert not errors, errors

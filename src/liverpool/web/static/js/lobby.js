@@ -190,6 +190,31 @@ function CreateForm({ presets, name }) {
     </form>`;
 }
 
+function History({ name }) {
+  const [games, setGames] = useState(null);
+  useEffect(() => {
+    if (!name) {
+      setGames(null);
+      return undefined;
+    }
+    const t = setTimeout(() => {
+      api("GET", `/api/players/${encodeURIComponent(name)}/history?limit=10`).then((d) => setGames(d.games || []), () => setGames(null));
+    }, 300);
+    return () => clearTimeout(t);
+  }, [name]);
+  if (!games || !games.length) return null;
+  return html`
+    <section class="panel" id="history">
+      <h2>${name}'s finished games</h2>
+      <ul class="history">
+        ${games.map((g) => html`<li>
+          ${g.finished_at ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at).toLocaleString() : ""}
+          · ${g.names.join(", ")} · ${g.preset} · your score ${(g.scores || [])[g.seat]} · ${g.won ? "won" : "lost"}
+          · <a href=${`/?replay=${g.table_id}`}>replay</a></li>`)}
+      </ul>
+    </section>`;
+}
+
 export function Lobby() {
   const [name, setName] = useState(myName.get());
   const [presets, setPresets] = useState(null);
@@ -223,6 +248,7 @@ export function Lobby() {
         <p class="hint">You against three medium bots, Liverpool rules.</p>
         ${error ? html`<p class="error" role="alert">${error}</p>` : null}
       </section>
+      <${History} name=${name} />
       <section class="panel">
         <h2>Create a table</h2>
         ${presets ? html`<${CreateForm} presets=${presets} name=${name} />` : html`<p>Loading the rules…</p>`}

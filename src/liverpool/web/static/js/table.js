@@ -84,6 +84,7 @@ function reduce(s, m) {
       };
     }
     case "lobby":
+    case "table":
       return { ...s, table: m.table };
     case "error":
       return { ...s, error: m.reason || m.code };
@@ -273,7 +274,8 @@ function Seats({ s, scoresOpen }) {
         <div class=${`seat-box ${p === v.current ? "current" : ""} ${p === s.seat ? "me" : ""} ${s.last && s.last.seat === p ? "acted" : ""}`}
              data-seat=${p} key=${s.last && s.last.seat === p ? `acted-${s.version}` : `seat-${p}`}>
           <div class="seat-name">${p === v.current ? "▶ " : ""}${seatName(s, p)}${info && info.kind === "bot" ? html` <span class="tag">bot</span>` : null}${
-            info && info.kind === "human" && !info.connected && p !== s.seat ? html` <span class="tag away">away</span>` : null}</div>
+            info && info.kind === "human" && !info.connected && p !== s.seat ? html` <span class="tag away">away</span>` : null}${
+            info && info.kind === "human" && info.bot_playing ? html` <span class="tag away">a bot plays</span>` : null}</div>
           <div class="seat-facts">
             <span class="hand-size" title="cards in hand">${v.hand_sizes[p]} cards</span>
             ${v.down[p] ? html`<span class="tag down">down</span>` : null}

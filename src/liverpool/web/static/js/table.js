@@ -291,14 +291,14 @@ function Seats({ s, scoresOpen }) {
 function ScoreTable({ s }) {
   const v = s.view;
   if (!v.deal_scores.length) return html`<p class="hint">No deal finished yet.</p>`;
-  return html`
+  return html`<div class="scores-wrap">
     <table class="scores" id="score-table">
       <thead><tr><th>Deal</th>${Array.from({ length: v.players }, (_, p) => html`<th>${seatName(s, p)}</th>`)}</tr></thead>
       <tbody>
         ${v.deal_scores.map((row, i) => html`<tr><td>${i + 1}</td>${row.map((x) => html`<td>${x}</td>`)}</tr>`)}
         <tr class="total"><td>Total</td>${v.scores.map((x) => html`<td>${x}</td>`)}</tr>
       </tbody>
-    </table>`;
+    </table></div>`;
 }
 
 function Log({ s }) {

@@ -60,6 +60,7 @@ function reduce(s, m) {
         legal: m.legal || [],
         buyDeadline: m.buy_deadline ?? null,
         log: (m.events || []).map((e) => ({ ev: e })),
+        recent: [],
         error: null,
         overlay: m.view && m.view.is_over ? { kind: "game_over", ev: (m.events || []).filter((e) => e.type === "game_over").pop() } : s.overlay,
       };
@@ -682,7 +683,9 @@ export function TablePage({ tableId }) {
             <button id="cancel-stage" onClick=${() => setStage(null)}>Cancel</button>
           </div>
           <p class=${`check ${check ? (check.ok ? "ok" : "bad") : ""}`} id="stage-check" role="status">
-            ${check ? (check.ok ? "✓ Valid: these melds may be laid down." : `✗ ${check.reason}`) : stagedCards.length ? "Checking…" : "Add a set or a run."}
+            ${check
+              ? check.ok ? "✓ Valid: these melds may be laid down." : `✗ ${check.reason}`
+              : !stagedCards.length ? "Add a set or a run." : stagedCards.some((m) => !m.cards.length) ? "Click a meld, then the cards to put in it." : "Checking…"}
           </p>
         </section>` : null}
         <div class="hand-tools">

@@ -238,6 +238,7 @@ def test_invite_link_both_see_moves_and_a_reload_continues(base_url: str, browse
         actor, other = (ana, bo) if _my_turn(ana) else (bo, ana)
         assert _my_turn(actor), "neither page says it is its turn"
         before = _version(other)
+        actor.bring_to_front()  # a background tab gets no animation frames: clicks would wait
         assert _play_one_step(actor, {"laid": 1, "mid": 1, "buy": 1})
         _wait_change(other, before)
         assert _version(other) == _version(actor)
@@ -262,6 +263,7 @@ def test_invite_link_both_see_moves_and_a_reload_continues(base_url: str, browse
     bo.click("#conn-banner button")
     bo.wait_for_selector("#conn-banner", state="detached")
     second.wait_for_selector("#conn-banner:has-text('another window')")
+    second.close()
     step()
     assert not errors, errors
 

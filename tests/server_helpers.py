@@ -197,9 +197,8 @@ def policy(game: Game, bots: list[Bot], covered: set[str]) -> list[Action]:
             chosen = [a for a in legal if isinstance(a, kind)]
             if chosen:
                 return [chosen[0]]
-    if game.phase == DRAW and seat != game.current:
-        if "buy2" not in covered and Pass(seat) in legal:
-            return [Pass(seat)]  # keep the discard for a double buy later
+    if game.phase == DRAW and seat != game.current and "buy2" not in covered and Pass(seat) in legal:
+        return [Pass(seat)]  # keep the discard for a double buy later
     if "call" not in covered and game.phase == "play" and game.view(seat)["down"][seat]:
         playable = [a for a in legal if isinstance(a, Discard) and game.layoff_spot(a.card) is not None]
         if playable and len(game.hand(seat)) > 1:
@@ -247,8 +246,8 @@ __all__ = [
     "Harness",
     "Sock",
     "connect",
-    "covered_by",
     "coverage_bots",
+    "covered_by",
     "find_coverage_seed",
     "normal",
     "policy",

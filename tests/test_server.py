@@ -12,6 +12,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from liverpool.actions import Buy, DrawStock, Meld
+from liverpool.game import DRAW
 from server_helpers import (
     WANTED,
     Harness,
@@ -25,9 +27,6 @@ from server_helpers import (
     running,
     server_settings,
 )
-
-from liverpool.actions import Buy, DrawStock, Meld, Pass
-from liverpool.game import DRAW
 
 
 # ------------------------------------------------------------------------------- the lobby
@@ -130,7 +129,10 @@ def test_bad_table_requests_are_422_naming_the_problem(tmp_path: Path) -> None:
         r = client.post("/api/tables", json={"players": 4, "name": "x" * 100_000})
         assert r.status_code == 413
         assert client.get("/api/tables/nope").status_code == 404
-        assert client.post("/api/tables", json={"players": 4}, headers={"Origin": "http://evil.example"}).status_code == 403
+        assert (
+            client.post("/api/tables", json={"players": 4}, headers={"Origin": "http://evil.example"}).status_code
+            == 403
+        )
 
 
 def test_quickplay_starts_a_table_against_three_bots(tmp_path: Path) -> None:
@@ -197,7 +199,11 @@ def test_every_kind_of_action_through_the_sockets(tmp_path: Path) -> None:
                 err = sock.expect("error")
                 assert err["code"] == "illegal" and err["reason"]
                 sock.send(
-                    {"type": "check", "id": "c1", "melds": [{"kind": action.kind, "cards": [str(c) for c in action.cards]}]}
+                    {
+                        "type": "check",
+                        "id": "c1",
+                        "melds": [{"kind": action.kind, "cards": [str(c) for c in action.cards]}],
+                    }
                 )
                 assert sock.expect("check_result") == {"type": "check_result", "id": "c1", "ok": True, "reason": None}
                 sock.send(
@@ -369,27 +375,23 @@ def test_a_bot_takes_over_after_the_grace_period_and_the_person_takes_the_seat_b
         assert hello["table"]["seats"][0]["bot_playing"] is False
         info = client.get(f"/api/tables/{table_id}").json()
         assert info["seats"][0]["bot_playing"] is False and info["seats"][0]["connected"] is True
-        # from now on Ana's moves are hers: play until she has made one herself
-        version = hello["version"]
+        # from now on Ana's moves are hers: the two play in lockstep until she has made three
+        bo.sync(hello["version"])
         mine = 0
-        for _ in range(200):
-            msg = ana.state
-            assert msg is not None
-            if msg["view"]["is_over"]:
+        for _ in range(300):
+            a_state, b_state = ana.state, bo.state
+            assert a_state is not None and b_state is not None and a_state["version"] == b_state["version"]
+            if a_state["view"]["is_over"] or mine == 3:
                 break
-            if msg["legal"] and msg["view"]["current"] == 0:
-                _play_simply(ana)
-                after = ana.until(lambda m: m["type"] in ("state", "error"))
-                assert after["type"] == "state" and after["last"]["seat"] == 0
-                mine += 1
-                if mine == 3:
-                    break
-                continue
-            if bo.state is not None and bo.state["legal"] and bo.state["version"] == msg["version"]:
-                _play_simply(bo)
-            ana.until(lambda m: m["type"] == "state")
-            bo.until(lambda m: m["type"] in ("state", "error"))
-        assert mine == 3 and ana.state is not None and ana.state["version"] > version
+            mover = ana if a_state["legal"] else bo
+            assert mover.state is not None and mover.state["legal"], "nobody may move"
+            _play_simply(mover)
+            for sock in (ana, bo):
+                msg = sock.until(lambda m: m["type"] in ("state", "error"))
+                assert msg["type"] == "state", msg
+                assert msg["last"]["seat"] == mover.seat  # no bot moved for Ana
+            mine += mover is ana
+        assert mine == 3
 
 
 def test_the_turn_timer_lets_the_bot_make_that_one_decision(tmp_path: Path) -> None:

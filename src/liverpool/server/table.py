@@ -541,8 +541,10 @@ class Table:
 
     # ------------------------------------------------------------------ bots
     def _stand_in(self, s: Seat, now: float) -> bool:
-        """True when a bot plays for this person now (grace period over)."""
-        return s.kind == "human" and s.disconnected_at is not None and now - s.disconnected_at >= self.settings.grace
+        """True when a bot plays for this person now (autoplay, or the grace period is over)."""
+        return s.kind == "human" and (
+            s.auto or (s.disconnected_at is not None and now - s.disconnected_at >= self.settings.grace)
+        )
 
     def _bot_controls(self, seat: int, now: float) -> bool:
         s = self.seats[seat]
@@ -624,8 +626,9 @@ class Table:
         bot = self._bot_for(seat)
         action = await asyncio.to_thread(bot.act, view, legal)
         async with self.lock:
-            if g.version != version:  # a person moved meanwhile: plan again
-                return
+            plan = self._plan(asyncio.get_running_loop().time())
+            if g.version != version or plan is None or plan[0] != seat:
+                return  # a person moved, came back or took the seat meanwhile: plan again
             source = "bot" if self.seats[seat].kind == "bot" else "stand-in"
             await self._commit(seat, action, source, listed=False)
 

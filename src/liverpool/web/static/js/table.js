@@ -586,6 +586,7 @@ export function TablePage({ tableId }) {
   const meldsByOwner = {};
   for (const m of v.melds) (meldsByOwner[m.owner] ||= []).push(m);
   const lastKey = s.last ? `${s.version}` : "";
+  const mine = s.table && s.table.seats ? s.table.seats[s.seat] : null;
 
   return html`
     <div class="table-page" data-version=${s.version} data-seat=${s.seat} data-phase=${v.phase} data-current=${v.current}>
@@ -594,7 +595,9 @@ export function TablePage({ tableId }) {
         <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
         <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over ? "" : doNowText(s, has)}</span></div>
         ${s.table && s.table.timer ? html`<span class="timer">⏱ ${s.table.timer} s per decision</span>` : null}
-        <nav class="top-actions"><button onClick=${() => setShowScores(!showScores)}>${showScores ? "Hide scores" : "Scores"}</button> <a href="/" class="lobby-link">Lobby</a></nav>
+        <nav class="top-actions">
+          ${!v.is_over && mine ? html`<button id="autoplay" onClick=${() => conn.current.send({ type: "autoplay", on: !mine.bot_playing })}>${
+            mine.bot_playing ? "Take my seat back" : "Let a bot play for me"}</button>` : null}<button onClick=${() => setShowScores(!showScores)}>${showScores ? "Hide scores" : "Scores"}</button> <a href="/" class="lobby-link">Lobby</a></nav>
         ${s.last ? html`<div class="last" key=${lastKey}>${s.last.text}</div>` : null}
       </header>
       ${s.error ? html`<div class="error-bar" role="alert" id="server-error">${s.error}</div>` : null}

@@ -53,11 +53,9 @@ def _seeds(purpose: str) -> int:
     return zlib.crc32(f"web-tests/{purpose}".encode())
 
 
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("web") / "liverpool.db"
+def _serve(db: Path, port: int) -> tuple[uvicorn.Server, threading.Thread]:
+    """The real server in a thread on 127.0.0.1:port with the SQLite store ``db``."""
     settings = Settings(database=f"sqlite:///{db}", bot_delay=0.0, buy_window=2.0, seeds=_seeds)
-    port = _free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -66,9 +64,21 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         assert thread.is_alive(), "the server stopped while starting"
         assert time.monotonic() < deadline, "the server did not start in 30 s"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    return server, thread
+
+
+def _stop(server: uvicorn.Server, thread: threading.Thread) -> None:
     server.should_exit = True
-    thread.join(timeout=10)
+    thread.join(timeout=15)
+    assert not thread.is_alive(), "the server did not stop"
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    server, thread = _serve(tmp_path_factory.mktemp("web") / "liverpool.db", port)
+    yield f"http://127.0.0.1:{port}"
+    _stop(server, thread)
 
 
 @pytest.fixture(scope="module")
@@ -435,3 +445,31 @@ def test_game_end_replay_and_rematch(base_url: str, browser: Browser) -> None:
     page.wait_for_selector(f"#history a[href='/?replay={table}']")
     assert "lost" in page.inner_text("#history") or "won" in page.inner_text("#history")
     assert not errors, errors
+
+
+def test_server_restart_shows_the_banner_and_the_table_comes_back(tmp_path: Path, browser: Browser) -> None:
+    db, port = tmp_path / "restart.db", _free_port()
+    server, thread = _serve(db, port)
+    page = browser.new_page(viewport=DESKTOP)
+    errors = _errors(page)
+    try:
+        page.goto(f"http://127.0.0.1:{port}")
+        page.fill("#name", "Di")
+        page.click("#quickplay")
+        page.wait_for_selector("#hand .hand-card")
+        while not page.locator("#stock.can").count():  # the bots play up to Di's draw
+            if page.locator("#pass").count():
+                _play_one_step(page, {"laid": 1, "mid": 1, "buy": 1})
+            page.wait_for_timeout(50)
+        hand, version = sorted(_hand(page)), _version(page)
+        _stop(server, thread)
+        page.wait_for_selector("#conn-banner:has-text('Reconnecting')")
+        assert not page.locator("#stock.can").count(), "a move is offered while the socket is down"
+        _shot(page, "reconnect-banner.png")
+        server, thread = _serve(db, port)  # a new server on the same store
+        page.wait_for_selector("#conn-banner", state="detached", timeout=30_000)
+        assert sorted(_hand(page)) == hand and _version(page) == version
+        assert _play_one_step(page, {"laid": 1, "mid": 1, "buy": 1})  # and play goes on
+        assert not errors, errors
+    finally:
+        _stop(server, thread)

@@ -448,7 +448,7 @@ export function TablePage({ tableId }) {
       ${s.error ? html`<p class="error">${s.error}</p>` : null}`;
   }
 
-  const legal = s.legal;
+  const legal = status.state === "open" ? s.legal : []; // nothing can be sent while the socket is down
   const has = (t) => legal.some((l) => l.action.type === t);
   const of = (t) => legal.filter((l) => l.action.type === t);
   const act = (l) => {

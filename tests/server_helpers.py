@@ -149,6 +149,17 @@ class Harness:
         self.game = Game.new(players=players, rules=RuleSet.preset(table.get("preset", "liverpool")), seed=game_seed)
         self.sync()
 
+    @classmethod
+    def resume(cls, client: TestClient, stack: ExitStack, table_id: str, tokens: list[str], game: Game) -> Harness:
+        """The test's side of a table already playing (e.g. after a restart of the server)."""
+        self = cls.__new__(cls)
+        self.client, self.stack, self.table_id, self.tokens, self.game = client, stack, table_id, tokens, game
+        self.socks = [connect(client, table_id, t, i, stack) for i, t in enumerate(tokens)]
+        for s in self.socks:
+            hello = s.expect("hello")
+            assert hello["version"] == game.version and hello["view"] == normal(game.view(s.seat))
+        return self
+
     def sync(self) -> None:
         """Every socket reads up to the shadow's version; their views are the shadow's views."""
         for s in self.socks:

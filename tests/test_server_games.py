@@ -1,0 +1,151 @@
+"""Whole games through the server: a restart in the middle, what each seat is sent (the leak
+test), and bots at full speed giving the result of ``driver.play_game``."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from liverpool import Game
+from liverpool.actions import action_from_dict
+from liverpool.bots import get
+from liverpool.driver import play_game
+from server_helpers import WANTED, Harness, Sock, connect, coverage_bots, normal, policy, running, server_settings
+
+
+def test_a_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -> None:
+    seed = 11
+    settings = server_settings(tmp_path, game_seed=seed)
+    bots = coverage_bots(4)
+    done = set(WANTED)  # the policy then plays the greedy bots' choices
+    with running(settings) as (client, stack):
+        h = Harness(client, stack, seed)
+        while h.game.version < 150:
+            for action in policy(h.game, bots, done):
+                h.play(action)
+        table_id, tokens, game = h.table_id, h.tokens, h.game
+        halfway = game.version
+    # a new server on the same file: the table is rebuilt from its log, the sockets reconnect
+    with running(settings) as (client, stack):
+        info = client.get(f"/api/tables/{table_id}").json()
+        assert info["status"] == "playing" and [s["connected"] for s in info["seats"]] == [False] * 4
+        h = Harness.resume(client, stack, table_id, tokens, game)
+        assert h.game.version == halfway
+        while not h.game.is_over:
+            for action in policy(h.game, bots, done):
+                h.play(action)
+        record = client.get(f"/api/tables/{table_id}/record").json()
+    # the record equals the uninterrupted game's
+    assert record["seed"] == seed and record["actions"] == normal(game.record()["actions"])
+    replay = Game.new(players=4, seed=seed)
+    for data in record["actions"]:
+        replay.apply(action_from_dict(data))
+    assert replay.scores == game.scores == record["scores"] and replay.winners == record["winners"]
+
+
+def _replays(record: dict[str, Any]) -> list[Game]:
+    """The game after each number of actions of ``record``."""
+    game = Game.new(players=record["players"], seed=record["seed"])
+    out = [game.copy()]
+    for data in record["actions"]:
+        game.apply(action_from_dict(data))
+        out.append(game.copy())
+    return out
+
+
+@pytest.mark.parametrize("seed", [3_141_592_653_589_793_238])
+def test_no_seat_is_ever_sent_what_it_cannot_know(tmp_path: Path, seed: int) -> None:
+    """Four seats, bots playing all of them (autoplay), one socket listening per seat: every
+    message each socket got is built from that seat's view at that moment, and nothing else."""
+    with running(server_settings(tmp_path, game_seed=seed)) as (client, stack):
+        created = client.post("/api/tables", json={"players": 4, "name": "Ana"}).json()
+        table_id = created["table_id"]
+        tokens = [created["token"]] + [
+            client.post(f"/api/tables/{table_id}/join", json={"name": n}).json()["token"] for n in ("Bo", "Cy", "Di")
+        ]
+        socks = [connect(client, table_id, t, i, stack) for i, t in enumerate(tokens)]
+        for s in socks:
+            s.expect("hello")
+            s.send({"type": "autoplay", "on": True})
+        client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
+        for s in socks:
+            s.until(lambda m: m["type"] == "state" and m["view"]["is_over"], timeout=300)
+        record = client.get(f"/api/tables/{table_id}/record").json()
+    games = _replays(record)
+    assert games[-1].is_over and len(record["actions"]) > 100
+    for s in socks:
+        _check_seat_messages(s, games, tokens, record["seed"])
+
+
+def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed: int) -> None:
+    seat = sock.seat
+    sent_events: list[Any] = []
+    states = 0
+    for msg in sock.log:
+        text = json.dumps(msg)
+        assert str(seed) not in text or (games[-1].is_over and msg["type"] == "never")
+        assert all(t not in text for i, t in enumerate(tokens) if i != seat)
+        assert msg["type"] in ("hello", "state", "lobby", "table"), msg
+        if msg["type"] in ("lobby", "table"):
+            assert set(msg["table"]) >= {"seats", "status"} and "hand" not in text
+            continue
+        if msg["view"] is None:
+            assert msg["legal"] == [] and msg["events"] == []
+            continue
+        states += 1
+        game = games[msg["version"]]
+        assert msg["view"] == normal(game.view(seat))
+        assert [e["action"] for e in msg["legal"]] == normal([a.to_dict() for a in game.legal_actions(seat)])
+        assert all(e["action"]["player"] == seat for e in msg["legal"])
+        public = normal(game.events)
+        if msg["type"] == "hello":
+            assert msg["events"] == public
+            sent_events = list(msg["events"])
+        else:
+            sent_events += msg["events"]
+            assert sent_events == public[: len(sent_events)]
+        assert set(msg) <= {
+            "type",
+            "protocol",
+            "seat",
+            "version",
+            "view",
+            "legal",
+            "events",
+            "table",
+            "last",
+            "buy_deadline",
+        }
+    assert states > 100
+    assert sent_events == normal(games[-1].events)
+
+
+@pytest.mark.parametrize("seed", [5, 21])
+def test_bots_at_full_speed_reach_the_result_of_play_game(tmp_path: Path, seed: int) -> None:
+    bots = ["medium", "easy", "random", "medium"]  # seat 0: the creator's seat, played by the stand-in bot
+    settings = server_settings(tmp_path, game_seed=seed, grace=0.0, takeover_bot="medium")
+    with running(settings) as (client, _):
+        created = client.post(
+            "/api/tables",
+            json={
+                "players": 4,
+                "name": "Ana",
+                "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": b} for b in bots[1:]],
+            },
+        ).json()
+        table_id = created["table_id"]
+        client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": created["token"]})
+        for _ in range(6000):
+            if client.get(f"/api/tables/{table_id}").json()["status"] == "over":
+                break
+            time.sleep(0.05)
+        record = client.get(f"/api/tables/{table_id}/record").json()
+    expected = play_game(Game.new(players=4, seed=seed), [get(b, seed=i) for i, b in enumerate(bots)])
+    assert record["actions"] == normal(expected.record()["actions"])
+    assert record["scores"] == expected.scores and record["winners"] == expected.winners

@@ -388,6 +388,11 @@ export function TablePage({ tableId }) {
     if (v) dealSeen.current = v.deal;
   }, [v && v.hand.join(" "), v && v.deal]);
 
+  // a rematch's token for this seat comes on the socket: keep it for the new table
+  useEffect(() => {
+    if (s.rematch && s.rematch.token) tokens.set(s.rematch.table_id, s.rematch.token);
+  }, [s.rematch]);
+
   // forget a selection or staged cards no longer in hand
   const keys = new Set(order.map((o) => o.key));
   const cardOf = (k) => (order.find((o) => o.key === k) || {}).card;
@@ -439,9 +444,6 @@ export function TablePage({ tableId }) {
   if (!token) {
     return html`<main class="lobby"><section class="panel"><p>This browser holds no seat at table ${tableId}.</p>
       <p><a href=${`/?join=${tableId}`}>Join it</a> or <a href="/">go to the lobby</a>.</p></section></main>`;
-  }
-  if (s.rematch && s.rematch.token) {
-    tokens.set(s.rematch.table_id, s.rematch.token);
   }
   if (!v) {
     return html`<${ConnBanner} status=${status} conn=${conn} /><${WaitingRoom} tableId=${tableId} token=${token} s=${s} />

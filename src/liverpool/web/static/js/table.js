@@ -77,7 +77,7 @@ function reduce(s, m) {
         view: m.view,
         legal: m.legal || [],
         buyDeadline: m.buy_deadline ?? null,
-        log: evs.length ? [...s.log, ...evs.map((e) => ({ ev: e }))].slice(-400) : s.log,
+        log: evs.length ? [...s.log, ...evs.map((e) => ({ ev: e }))] : s.log, // a game's events: a few thousand at most
         last: m.last || null,
         recent: evs,
         error: null,
@@ -591,7 +591,8 @@ export function TablePage({ tableId }) {
   const mine = s.table && s.table.seats ? s.table.seats[s.seat] : null;
 
   return html`
-    <div class="table-page" data-version=${s.version} data-seat=${s.seat} data-phase=${v.phase} data-current=${v.current}>
+    <div class="table-page" data-version=${s.version} data-seat=${s.seat} data-phase=${v.phase} data-current=${v.current}
+         data-my-events=${s.log.filter((x) => x.ev.player === s.seat).length}>
       <${ConnBanner} status=${status} conn=${conn} />
       <header class="topbar">
         <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>

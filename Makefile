@@ -34,6 +34,7 @@ fast: $(FAST)/.built
 bench: $(STAMP) $(FAST)/.built
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py --fast $(FAST)
+	$(BIN)/python benchmarks/server.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -22,6 +22,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         buy_window=args.buy_window,
         allowed_origins=tuple(args.allowed_origin),
         public_url=args.public_url,
+        rate=args.rate,
+        burst=max(40, int(2 * args.rate)),
+        rest_rate=args.rest_rate,
+        rest_burst=max(60, int(2 * args.rest_rate)),
     )
     app = create_app(settings)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
@@ -55,5 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="a browser origin allowed besides the server's own (repeatable)",
     )
     p.add_argument("--public-url", default=None, help="base of invite links, e.g. https://cards.example.org")
+    p.add_argument("--rate", type=float, default=20.0, help="messages per second a socket may send (on average)")
+    p.add_argument("--rest-rate", type=float, default=5.0, help="lobby requests per second per client address")
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(func=_cmd_serve)

@@ -74,7 +74,19 @@ actions = sa.Table(
 
 TableRow = dict[str, Any]
 T = TypeVar("T")
-Job = Callable[[AsyncConnection], Awaitable[Any]]
+
+
+class _Append:
+    """A job appending one action row: the writer inserts a batch's rows in one statement."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.row = row
+
+
+Job = Callable[[AsyncConnection], Awaitable[Any]] | _Append
+_INSERT_ACTION = actions.insert()
 
 _MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -164,6 +176,13 @@ class Store:
         await self._queue.put((job, future))
         return await future
 
+    @staticmethod
+    async def _do(conn: AsyncConnection, job: Job) -> Any:
+        if isinstance(job, _Append):
+            await conn.execute(_INSERT_ACTION, [job.row])
+            return None
+        return await job(conn)
+
     async def _write_loop(self) -> None:
         conn = self._conn
         assert conn is not None
@@ -172,10 +191,13 @@ class Store:
             while not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                results = []
+                results: list[Any] = []
                 async with conn.begin():
+                    rows = [job.row for job, _ in batch if isinstance(job, _Append)]
+                    if rows:  # every action of the batch in one statement
+                        await conn.execute(_INSERT_ACTION, rows)
                     for job, _ in batch:
-                        results.append(await job(conn))
+                        results.append(None if isinstance(job, _Append) else await job(conn))
                 self.commits += 1
                 for (_, future), result in zip(batch, results, strict=True):
                     if not future.done():
@@ -185,7 +207,7 @@ class Store:
                 for job, future in batch:
                     try:
                         async with conn.begin():
-                            result = await job(conn)
+                            result = await self._do(conn, job)
                         self.commits += 1
                         if not future.done():
                             future.set_result(result)
@@ -219,14 +241,8 @@ class Store:
     async def append(self, table_id: str, idx: int, seat: int, action: dict[str, Any], source: str) -> None:
         """Append action number ``idx`` of a table; returns once committed."""
 
-        async def job(c: AsyncConnection) -> None:
-            await c.execute(
-                actions.insert().values(
-                    table_id=table_id, idx=idx, seat=seat, action=action, source=source, at=time.time()
-                )
-            )
-
-        await self._run(job)
+        row = {"table_id": table_id, "idx": idx, "seat": seat, "action": action, "source": source, "at": time.time()}
+        await self._run(_Append(row))
 
     # ------------------------------------------------------------------ reads
     async def load_table(self, table_id: str) -> tuple[TableRow, list[TableRow], list[dict[str, Any]]] | None:

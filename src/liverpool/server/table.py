@@ -93,9 +93,10 @@ class Connection:
         self._stamp = time.monotonic()
         self.refused = 0
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or JSON text already encoded)."""
         if self.close_reason is None:
-            self.queue.put_nowait(_dumps(msg))
+            self.queue.put_nowait(msg if isinstance(msg, str) else _dumps(msg))
 
     def error(self, code: str, reason: str) -> None:
         self.send({"type": "error", "code": code, "reason": reason})
@@ -182,6 +183,8 @@ class Table:
         self.rematch_id: str | None = None
         self.rematch_tokens: dict[int, str] = {}
         self.actions_applied = 0
+        self._events_json: list[str] = []
+        self._rules_json: str | None = None
 
     # ------------------------------------------------------------------ lobby side
     @property
@@ -266,6 +269,8 @@ class Table:
     def _begin(self, game: Game) -> None:
         """Take ``game`` (new or rebuilt from the log) as this table's game."""
         self.game = game
+        self._events_json = []
+        self._rules_json = None
         self.status = "over" if game.is_over else "playing"
         now = asyncio.get_running_loop().time()
         self._changed_at = self._decision_at = self._window_at = now
@@ -327,38 +332,63 @@ class Table:
         at = self._window_at + max(self.settings.buy_window, self.bot_delay)
         return int((time.time() + (at - now)) * 1000)
 
-    def _state(self, conn: Connection, kind: str = "state") -> dict[str, Any]:
+    def _encoded_events(self) -> list[str]:
+        """The JSON of every public event so far (the same for every seat), encoded once each."""
+        g = self.game
+        assert g is not None
+        enc = self._events_json
+        if len(enc) < len(g.events):
+            enc.extend(map(_dumps, g.events[len(enc) :]))
+        return enc
+
+    def _state(self, conn: Connection, kind: str = "state") -> str:
+        """The ``hello`` or ``state`` message for ``conn``'s seat, as JSON text.
+
+        The view is ``Game.view(seat)``; its public parts common to every seat (the rules, this
+        deal's events) are spliced in from JSON encoded once, not once per seat and message."""
         g = self.game
         info = self.info()
-        if g is None:
-            return {
-                "type": kind,
-                **({"protocol": PROTOCOL_VERSION, "seat": conn.seat} if kind == "hello" else {}),
-                "table": info,
-                "version": None,
-                "view": None,
-                "legal": [],
-                "events": [],
-                "last": None,
-                "buy_deadline": None,
-            }
-        view = g.view(conn.seat)
-        start = 0 if kind == "hello" else conn.event_index
-        events = g.events[start:]
-        conn.event_index = len(g.events)
-        msg: dict[str, Any] = {"type": kind}
+        head: dict[str, Any] = {"type": kind}
         if kind == "hello":
-            msg |= {"protocol": PROTOCOL_VERSION, "seat": conn.seat}
-        msg |= {
-            "version": g.version,
-            "view": view,
+            head |= {"protocol": PROTOCOL_VERSION, "seat": conn.seat}
+        if g is None:
+            return _dumps(
+                head
+                | {
+                    "table": info,
+                    "version": None,
+                    "view": None,
+                    "legal": [],
+                    "events": [],
+                    "last": None,
+                    "buy_deadline": None,
+                }
+            )
+        enc = self._encoded_events()
+        view = g.view(conn.seat)
+        deal_events = len(view.pop("events"))
+        rules = view.pop("rules")
+        if self._rules_json is None:
+            self._rules_json = _dumps(rules)
+        view_text = (
+            _dumps(view)[:-1]
+            + ',"rules":'
+            + self._rules_json
+            + ',"events":['
+            + ",".join(enc[len(enc) - deal_events :])
+            + "]}"
+        )
+        start = 0 if kind == "hello" else conn.event_index
+        events_text = "[" + ",".join(enc[start:]) + "]"
+        conn.event_index = len(enc)
+        head["version"] = g.version
+        tail = {
             "legal": self._legal_entries(conn, view),
-            "events": events,
             "table": info,
             "last": self._last,
             "buy_deadline": self._buy_deadline(),
         }
-        return msg
+        return _dumps(head)[:-1] + ',"view":' + view_text + ',"events":' + events_text + "," + _dumps(tail)[1:]
 
     def _broadcast(self) -> None:
         for s in self.seats:
@@ -641,12 +671,15 @@ class Table:
         conn.ws = ws
 
         async def writer() -> None:
-            while True:
-                text = await conn.queue.get()
-                if text is None:
-                    await ws.close(code=conn.close_code, reason=(conn.close_reason or "")[:120])
-                    return
-                await ws.send_text(text)
+            try:
+                while True:
+                    text = await conn.queue.get()
+                    if text is None:
+                        await ws.close(code=conn.close_code, reason=(conn.close_reason or "")[:120])
+                        return
+                    await ws.send_text(text)
+            except Exception:  # the client went away: the reader sees it too
+                return
 
         write_task = asyncio.create_task(writer())
         try:

@@ -28,7 +28,7 @@ def main() -> None:
 
 try:
     context.config  # noqa: B018 - only set inside an Alembic run
-except NameError:  # imported outside one (e.g. by pytest's doctest collection): nothing to do
+except (NameError, AttributeError):  # imported outside one (e.g. by pytest's doctest collection): nothing to do
     pass
 else:
     main()

@@ -1,0 +1,214 @@
+"""The game server's speed: scripted tables of four sockets playing through a real server.
+
+Starts ``liverpool serve`` in its own process (127.0.0.1, a fresh SQLite file in a temporary
+folder, bots not involved) and plays tables of four people from this process, one WebSocket per
+seat: the seat to play sends the scripted choice (draw from the stock; lay down or lay off when
+it can; else discard), nobody buys. An action's time is from sending ``act`` to receiving the
+``state`` of the next version on the same socket: the server's whole path (parse, engine, log
+committed to SQLite, four views built and sent). Prints one JSON object.
+
+    python benchmarks/server.py [--seconds 10] [--tables 1,50] [--think-ms 0]
+
+``server_actions_per_s`` is the number of actions all tables made per second; with
+``--think-ms`` each seat waits that long before each move (a paced load instead of all-out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def choose(state: dict[str, Any]) -> str | None:
+    """The scripted choice of a seat, or None when it does not play now."""
+    view = state["view"]
+    if view is None or view["is_over"] or view["current"] != view["player"] or not state["legal"]:
+        return None
+    legal = state["legal"]
+    kinds = [entry["action"]["type"] for entry in legal]
+    for kind in ("draw_stock", "meld", "lay_off"):
+        if kind in kinds:
+            return str(legal[kinds.index(kind)]["id"])
+    return str(legal[-1]["id"])
+
+
+class TableRun:
+    """One table of four scripted sockets."""
+
+    def __init__(self, base: str, think: float) -> None:
+        self.base = base
+        self.think = think
+        self.times: list[float] = []
+        self.actions = 0
+        self.games = 0
+        self.prepared: tuple[str, list[str], list[Any]] | None = None
+
+    async def setup(self, http: httpx.AsyncClient) -> tuple[str, list[str]]:
+        created = (await http.post(f"{self.base}/api/tables", json={"players": 4, "name": "A"})).json()
+        tokens = [created["token"]]
+        for name in "BCD":
+            joined = await http.post(f"{self.base}/api/tables/{created['table_id']}/join", json={"name": name})
+            tokens.append(joined.json()["token"])
+        return str(created["table_id"]), tokens
+
+    async def prepare(self, http: httpx.AsyncClient) -> None:
+        """A new table with its four sockets connected (not started): not timed."""
+        table_id, tokens = await self.setup(http)
+        ws_base = self.base.replace("http://", "ws://")
+        socks = []
+        for t in tokens:
+            ws = await websockets.connect(f"{ws_base}/ws/tables/{table_id}?token={t}", max_size=2**24)
+            await ws.recv()  # hello (before the start)
+            socks.append(ws)
+        self.prepared = (table_id, tokens, socks)
+
+    async def run(self, http: httpx.AsyncClient, until: float) -> None:
+        while time.perf_counter() < until:
+            if self.prepared is None:
+                await self.prepare(http)
+            assert self.prepared is not None
+            table_id, tokens, socks = self.prepared
+            self.prepared = None
+            await http.post(f"{self.base}/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
+            done = await asyncio.gather(*(self.seat(ws, until) for ws in socks))
+            for ws in socks:
+                await ws.close()
+            if all(done):
+                self.games += 1
+
+    async def seat(self, ws: Any, until: float) -> bool:
+        """Play one seat until the game ends (True) or time is up (False)."""
+        pending: tuple[int, float] | None = None
+        while True:
+            remaining = until - time.perf_counter()
+            if remaining <= 0:
+                return False
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=remaining + 5)
+            except TimeoutError:
+                return False
+            msg = json.loads(text)
+            if msg["type"] not in ("state", "hello"):
+                if msg["type"] == "error":
+                    raise RuntimeError(f"server error: {msg}")
+                continue
+            if pending is not None and msg["version"] > pending[0]:
+                self.times.append((time.perf_counter() - pending[1]) * 1000)
+                self.actions += 1
+                pending = None
+            if msg["view"] is not None and msg["view"]["is_over"]:
+                return True
+            choice = choose(msg)
+            if choice is not None and pending is None and time.perf_counter() < until:
+                if self.think:
+                    await asyncio.sleep(self.think)
+                pending = (msg["version"], time.perf_counter())
+                await ws.send(json.dumps({"type": "act", "version": msg["version"], "action": choice}))
+
+
+async def measure(base: str, tables: int, seconds: float, think: float) -> dict[str, float]:
+    runs = [TableRun(base, think) for _ in range(tables)]
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        await asyncio.gather(*(r.prepare(http) for r in runs))
+        start = time.perf_counter()
+        until = start + seconds
+        await asyncio.gather(*(r.run(http, until) for r in runs))
+        elapsed = time.perf_counter() - start
+    times = [t for r in runs for t in r.times]
+    return {
+        "server_actions_per_s": round(sum(r.actions for r in runs) / elapsed, 1),
+        "server_action_ms_p50": round(percentile(times, 0.5), 2),
+        "server_action_ms_p99": round(percentile(times, 0.99), 2),
+        "server_action_ms_mean": round(statistics.fmean(times), 2),
+        "actions": sum(r.actions for r in runs),
+        "games_finished": sum(r.games for r in runs),
+    }
+
+
+def start_server(folder: Path, port: int, synchronous: str) -> subprocess.Popen[bytes]:
+    cmd = [
+        sys.executable,
+        "-c",
+        "import sys; from liverpool.cli import main; sys.exit(main())",
+        "serve",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{folder / 'bench.db'}",
+        "--synchronous",
+        synchronous,
+        "--bot-delay",
+        "0",
+        "--rate",
+        "100000",
+        "--rest-rate",
+        "100000",
+        "--log-level",
+        "warning",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    for _ in range(300):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds per measurement")
+    parser.add_argument("--tables", default="1,50", help="comma list of table counts")
+    parser.add_argument("--think-ms", type=float, default=0.0, help="each seat waits this long before its move")
+    parser.add_argument("--synchronous", default="normal", choices=("normal", "full"))
+    parser.add_argument("--url", default=None, help="measure a server already running there (e.g. under a profiler)")
+    args = parser.parse_args(argv)
+    out: dict[str, Any] = {"seconds": args.seconds, "think_ms": args.think_ms, "synchronous": args.synchronous}
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        proc = start_server(Path(folder), port, args.synchronous) if args.url is None else None
+        try:
+            base = args.url or f"http://127.0.0.1:{port}"
+            asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
+            for count in (int(n) for n in args.tables.split(",")):
+                figures = asyncio.run(measure(base, count, args.seconds, args.think_ms / 1000))
+                out[f"tables_{count}"] = figures
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=30)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

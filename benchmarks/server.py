@@ -10,7 +10,8 @@ committed to SQLite, four views built and sent). Prints one JSON object.
     python benchmarks/server.py [--seconds 10] [--tables 1,50] [--think-ms 0]
 
 ``server_actions_per_s`` is the number of actions all tables made per second; with
-``--think-ms`` each seat waits that long before each move (a paced load instead of all-out).
+``--think-ms`` each seat waits about that long before each move (uniformly 0.5-1.5 times it): a
+paced load like people's, instead of all-out.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -60,13 +62,14 @@ def choose(state: dict[str, Any]) -> str | None:
 class TableRun:
     """One table of four scripted sockets."""
 
-    def __init__(self, base: str, think: float) -> None:
+    def __init__(self, base: str, think: float, seed: int = 0) -> None:
         self.base = base
         self.think = think
         self.times: list[float] = []
         self.actions = 0
         self.games = 0
         self.prepared: tuple[str, list[str], list[Any]] | None = None
+        self.rng = random.Random(seed)
 
     async def setup(self, http: httpx.AsyncClient) -> tuple[str, list[str]]:
         created = (await http.post(f"{self.base}/api/tables", json={"players": 4, "name": "A"})).json()
@@ -125,14 +128,14 @@ class TableRun:
                 return True
             choice = choose(msg)
             if choice is not None and pending is None and time.perf_counter() < until:
-                if self.think:
-                    await asyncio.sleep(self.think)
+                if self.think:  # a person's pace: think times spread evenly around the mean
+                    await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
                 pending = (msg["version"], time.perf_counter())
                 await ws.send(json.dumps({"type": "act", "version": msg["version"], "action": choice}))
 
 
 async def measure(base: str, tables: int, seconds: float, think: float) -> dict[str, float]:
-    runs = [TableRun(base, think) for _ in range(tables)]
+    runs = [TableRun(base, think, seed=i) for i in range(tables)]
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         await asyncio.gather(*(r.prepare(http) for r in runs))

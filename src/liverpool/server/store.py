@@ -124,6 +124,7 @@ class Store:
         self._conn: AsyncConnection | None = None
         self._queue: asyncio.Queue[tuple[Job, asyncio.Future[Any]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._checkpointer: asyncio.Task[None] | None = None
         self.commits = 0
 
     # ------------------------------------------------------------------ lifecycle
@@ -144,14 +145,37 @@ class Store:
                 cur.execute(f"PRAGMA synchronous={sync_mode}")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA busy_timeout=30000")
+                # no checkpoint inside a commit (it stalled every table for up to a second under
+                # load): the checkpointer task does them on a connection of its own
+                cur.execute("PRAGMA wal_autocheckpoint=0")
                 cur.close()
 
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
         self._conn = await self.engine.connect()
         self._writer = asyncio.create_task(self._write_loop(), name="liverpool-store-writer")
+        if sqlite and "poolclass" not in kwargs:
+            self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="liverpool-store-checkpoint")
+
+    async def _checkpoint_loop(self, every: float = 2.0) -> None:
+        """Move the WAL into the database file now and then, beside the writer (PASSIVE: never
+        waits for it), on a connection of its own."""
+        assert self.engine is not None
+        async with self.engine.connect() as conn:
+            done = self.commits
+            while True:
+                await asyncio.sleep(every)
+                if self.commits != done:
+                    done = self.commits
+                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+                    await conn.commit()
 
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpointer
+            self._checkpointer = None
         if self._writer is not None:
             await self._queue.join()
             self._writer.cancel()

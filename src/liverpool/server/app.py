@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -20,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..bots import names as bot_names
 from ..rules import PRESETS
+from ..web.replay import replay_frames
 from .config import Settings, default_static_dir
 from .lobby import Lobby, option_fields, rules_for
 from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, CreateTable, JoinTable, QuickPlay, RulesCheck, SeatSpec
@@ -229,6 +231,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def record(table_id: str) -> dict[str, Any]:
         """The full record of a finished game (rules, seed, every action, every hand dealt)."""
         return await lobby().record(table_id)
+
+    @app.get("/api/tables/{table_id}/replay", tags=["records"])
+    async def replay(table_id: str) -> dict[str, Any]:
+        """A finished game as frames, every hand after every action (the browser's replay page)."""
+        record = await lobby().record(table_id)
+        return {"frames": await asyncio.to_thread(replay_frames, record)}
 
     @app.get("/api/players/{name}/history", tags=["records"])
     async def history(name: str, limit: int = 50) -> dict[str, Any]:

@@ -291,7 +291,8 @@ class LiverpoolApp(App[int]):
         self.refresh_view()
 
     def log_line(self, text: str, style: str = "") -> None:
-        self.query_one(RichLog).write(Text(text, style=style))
+        for log in self.query(RichLog):  # one while the app runs; none once it is closing
+            log.write(Text(text, style=style))
 
     # ------------------------------------------------------------------ the loop
     def modal_open(self) -> bool:
@@ -320,7 +321,8 @@ class LiverpoolApp(App[int]):
             view = self.game.view(seat)
             bot = self.session.bots[seat]
             action = await asyncio.to_thread(bot.act, view, legal)
-            self.apply(action)
+            if self.is_running and not self.ended:  # not while the app closes (its widgets are gone)
+                self.apply(action)
         finally:
             self.busy = False
             self.next_at = self.clock() + self.delay

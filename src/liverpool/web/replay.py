@@ -6,7 +6,8 @@ record into frames with the engine (``Game.new`` + ``apply``) and the replay pag
 >>> from liverpool.game import Game
 >>> from liverpool.rules import RuleSet
 >>> g = Game.new(players=3, rules=RuleSet.preset("liverpool"), seed=5)
->>> g.apply(g.legal_actions(g.current)[0])
+>>> [e["type"] for e in g.apply(g.legal_actions(g.current)[0])]  # apply returns the events it made
+['draw_stock']
 >>> frames = replay_frames(g.record())
 >>> len(frames), frames[0]["action"], frames[1]["action"]["type"]
 (2, None, 'draw_stock')

@@ -95,6 +95,11 @@ def parse_schedule(text: str) -> tuple[Contract, ...]:
     return tuple(contracts)
 
 
+VARIANT_OPTIONS: Final = frozenset(
+    {"going_out_bonus", "going_out_bonus_if_alone", "first_down_bonus", "joker_in_meld_points"}
+)
+"""Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
+
 LIVERPOOL_RANK_POINTS: Final = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
 CONTRACT_RANK_POINTS: Final = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
@@ -198,6 +203,15 @@ class RuleSet:
     with everyone scoring their hand (None: unlimited)."""
     turn_limit: int | None = 500
     """R45: turns after which a deal with no one out ends as a stalemate (None: no limit)."""
+    # Scoring hooks (R49): points added to a player's deal score; negative numbers lower it
+    going_out_bonus: int = 0
+    """R49: added to the deal score of the player who goes out (e.g. -10)."""
+    going_out_bonus_if_alone: int = 0
+    """R49: added (besides ``going_out_bonus``) to the player who goes out when nobody else is down."""
+    first_down_bonus: int = 0
+    """R49: added to the deal score of the first player down in the deal."""
+    joker_in_meld_points: int = 0
+    """R49: added to a player's deal score per wild card in the melds they own at the deal's end."""
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -232,10 +246,14 @@ class RuleSet:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """The options as JSON-compatible values."""
+        """The options as JSON-compatible values. The options added for house-rule variants
+        (``VARIANT_OPTIONS``) are left out while at their default, so that tables, records and
+        views of games that do not use them read exactly as before they existed."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if f.name in VARIANT_OPTIONS and value == f.default:
+                continue
             if f.name == "schedule":
                 value = ",".join(map(str, value))
             elif isinstance(value, tuple):
@@ -412,6 +430,9 @@ def _validate(r: RuleSet) -> None:
     need(r.joker_points >= 0, "joker_points", f"must be 0 or more, got {r.joker_points}")
     need(r.stock_rebuilds is None or r.stock_rebuilds >= 0, "stock_rebuilds", "must be None or 0 or more")
     need(r.turn_limit is None or r.turn_limit >= 1, "turn_limit", "must be None or at least 1")
+    for name in ("going_out_bonus", "going_out_bonus_if_alone", "first_down_bonus", "joker_in_meld_points"):
+        value = getattr(r, name)
+        need(type(value) is int, name, f"must be a whole number of points (negative lowers the score), got {value!r}")
     for contract in r.schedule:
         if contract.runs > 1 and r.runs_distinct_suits:
             need(contract.runs <= 4, "runs_distinct_suits", f"cannot hold for {contract.runs} runs")
@@ -621,7 +642,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + ", ".join(f"{_rank_word(i + 1)} {v}" for i, v in enumerate(r.rank_points))
             + f", joker {r.joker_points}.",
         ),
-        ("R41", f"{len(r.schedule)} deals; the lowest total wins; ties share the win."),
+        (
+            "R41",
+            f"{len(r.schedule)} deals; the lowest total wins; ties share the win; every seat is placed "
+            "by its total (1 for the lowest), ties sharing a place.",
+        ),
         (
             "R42",
             "Melds laid at going down: "
@@ -655,9 +680,24 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + ("none." if r.buy_limit is None else f"{r.buy_limit} per deal."),
         ),
         ("R48", "Deal schedule: " + ",".join(map(str, r.schedule)) + "."),
-        ("R49", "Scoring table: see R40."),
+        ("R49", "Scoring table: see R40" + _bonus_words(r) + "."),
     ]
     return lines
+
+
+def _bonus_words(r: RuleSet) -> str:
+    """R49's scoring hooks in effect, e.g. ``; going out: -10 points``."""
+    parts = [
+        f"{label}: {value:+d} points"
+        for label, value in (
+            ("going out", r.going_out_bonus),
+            ("going out with nobody else down", r.going_out_bonus_if_alone),
+            ("first down in the deal", r.first_down_bonus),
+            ("per wild card in one's own melds at the deal's end", r.joker_in_meld_points),
+        )
+        if value
+    ]
+    return "; " + "; ".join(parts) if parts else "; no bonuses"
 
 
 _SWAP_WORDS: Final = {

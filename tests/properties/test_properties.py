@@ -157,6 +157,11 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "down_may_buy": st.booleans(),
             "stock_rebuilds": st.sampled_from([None, 0, 1, 3]),
             "cut_bonus": st.sampled_from([0, 50]),
+            # issue 16's house-rule variants
+            "going_out_bonus": st.sampled_from([0, -10]),
+            "going_out_bonus_if_alone": st.sampled_from([0, -20]),
+            "first_down_bonus": st.sampled_from([0, -5]),
+            "joker_in_meld_points": st.sampled_from([0, 25]),
         }
     ),
 )
@@ -166,6 +171,8 @@ def test_random_play_under_any_options(seed: int, preset: str, players: int, opt
     rules = short_rules(preset, **options)
     game = Game.new(players=players, rules=rules, seed=seed)
     play_random(game, seed)
+    again = Game.from_record(json.loads(json.dumps(game.record())))
+    assert again.record() == game.record() and again.scores == game.scores and again.events == game.events
 
 
 @settings(max_examples=10, deadline=None)

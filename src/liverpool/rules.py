@@ -96,7 +96,13 @@ def parse_schedule(text: str) -> tuple[Contract, ...]:
 
 
 VARIANT_OPTIONS: Final = frozenset(
-    {"going_out_bonus", "going_out_bonus_if_alone", "first_down_bonus", "joker_in_meld_points"}
+    {
+        "going_out_bonus",
+        "going_out_bonus_if_alone",
+        "first_down_bonus",
+        "joker_in_meld_points",
+        "down_may_take_discard",
+    }
 )
 """Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
 
@@ -160,6 +166,8 @@ class RuleSet:
     # A turn (R22-R26, R42, R43)
     pile_draw: bool = False
     """R22: a player may take several cards from inside the discard pile, melding the deepest."""
+    down_may_take_discard: bool = True
+    """R22: a player who is down may draw from the discard pile; off: they draw from the stock only."""
     discard_lock: bool = True
     """R26: a card just taken alone from the discard pile may not be discarded that turn."""
     exact_melds: bool = False
@@ -573,7 +581,8 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         (
             "R22",
             "Draw the top discard or the top of the stock"
-            + ("; or several cards from inside the discard pile, melding the deepest at once." if r.pile_draw else "."),
+            + ("; or several cards from inside the discard pile, melding the deepest at once" if r.pile_draw else "")
+            + ("." if r.down_may_take_discard else "; a player who is down draws from the stock only."),
         ),
         ("R23", "Lay down the contract when you can (R14)."),
         ("R24", "Once down, lay off cards on any player's melds."),

@@ -35,6 +35,7 @@ from ..melds import (
 )
 from ..solver import can_complete
 from .common import (
+    DOWN_DRAWS_STOCK,
     DRAW,
     LIVERPOOL_DISCARD,
     OVER,
@@ -239,7 +240,9 @@ class _Checks(_Moves):
             if isinstance(a, DrawStock):
                 return None
             if isinstance(a, DrawDiscard):
-                return None if self.discard else "the discard pile is empty"
+                if not self.discard:
+                    return "the discard pile is empty"
+                return None if self.may_take_discard(p) else DOWN_DRAWS_STOCK
             if isinstance(a, DrawFromPile):
                 return self._pile_problem(p, a.depth)
             return "draw first: from the stock or the discard pile (R22)"

@@ -58,7 +58,7 @@ class _Listing(_Checks):
             out.append(seats[p].draw_stock)
             pile = self.discard
             top = pile[-1] if pile else None
-            if top is not None:
+            if top is not None and (rules.down_may_take_discard or self.may_take_discard(p)):
                 out.append(seats[p].draw_discards[top])
             if rules.pile_draw:
                 out.extend(

@@ -14,6 +14,7 @@ from ..melds import (
 )
 from ..solver import can_complete
 from .common import (
+    DOWN_DRAWS_STOCK,
     DRAW,
     LIVERPOOL_DISCARD,
     PLAY,
@@ -138,6 +139,12 @@ class _Queries(_Core):
             taken = self.taken
             return not any(c is not taken and self.is_playable_discard(player, c) for c in hand)
         return True
+
+    def may_take_discard(self, player: int) -> bool:
+        """R22, ``down_may_take_discard``: may ``player`` draw from the discard pile at all (the top
+        card or, with ``pile_draw``, from inside it)? Off, a player who is down draws from the
+        stock only. The one home of this rule: listing, checking and the bots call it."""
+        return self.rules.down_may_take_discard or not self.down[player]
 
     def may_call(self, player: int) -> bool:
         """R33/R34: may ``player`` call the top discard now (the one home of who may call)?"""
@@ -268,6 +275,8 @@ class _Queries(_Core):
             return f"the discard pile has no card {depth!r} places below the top"
         deepest = self.discard[-1 - depth]
         if self.down[p]:
+            if not self.may_take_discard(p):
+                return DOWN_DRAWS_STOCK
             if not self._fits_table(deepest):
                 return f"{deepest} fits no meld on the table, so it cannot be melded at once (R22)"
             return None

@@ -102,6 +102,7 @@ VARIANT_OPTIONS: Final = frozenset(
         "first_down_bonus",
         "joker_in_meld_points",
         "down_may_take_discard",
+        "swap_must_play",
     }
 )
 """Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
@@ -163,6 +164,9 @@ class RuleSet:
     whenever a run is laid or extended; "initial": checked only when the run is first laid."""
     joker_swap: JokerSwap = "going_down_turn"
     """R20: when a joker in a run may be exchanged for the card it stands for."""
+    swap_must_play: bool = True
+    """R20: a swapped joker must be played the same turn; off, it may be kept in hand (the swap
+    is then final: no Unswap)."""
     # A turn (R22-R26, R42, R43)
     pile_draw: bool = False
     """R22: a player may take several cards from inside the discard pile, melding the deepest."""
@@ -576,7 +580,18 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 else ", checked when the run is first laid."
             ),
         ),
-        ("R20", "Joker swap: " + _SWAP_WORDS[r.joker_swap] + "."),
+        (
+            "R20",
+            "Joker swap: "
+            + _SWAP_WORDS[r.joker_swap]
+            + (
+                "."
+                if r.joker_swap == "off"
+                else "; the swapped joker must be played the same turn."
+                if r.swap_must_play
+                else "; the swapped joker may be kept in hand."
+            ),
+        ),
         ("R21", "A joker in a set is dead: it can never be taken back."),
         (
             "R22",

@@ -69,6 +69,8 @@ OPTION_VARIANTS: list[dict[str, Any]] = [
     # issue 16's house-rule variants
     {"down_may_take_discard": False, "pile_draw": True, "going_out_bonus": -10, "first_down_bonus": -5},
     {"down_may_take_discard": False, "joker_in_meld_points": 25, "going_out_bonus_if_alone": -20},
+    {"swap_must_play": False, "joker_swap": "once_down"},
+    {"swap_must_play": False, "wild_rank": 2},
 ]
 
 

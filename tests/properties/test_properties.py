@@ -163,6 +163,7 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "first_down_bonus": st.sampled_from([0, -5]),
             "joker_in_meld_points": st.sampled_from([0, 25]),
             "down_may_take_discard": st.booleans(),
+            "swap_must_play": st.booleans(),
         }
     ),
 )

@@ -28,6 +28,7 @@ PlayableDiscard = Literal["call", "liverpool", "strict", "off"]
 LiverpoolResume = Literal["in_turn", "after_caller"]
 BuyPrecedence = Literal["nearest", "first"]
 RunJokerCheck = Literal["always", "initial"]
+Floating = Literal[True, False, "refuse"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,8 +203,10 @@ class RuleSet:
     "after_caller" (play resumes with the player after the caller; the players between the
     discarder and the caller lose their turn)."""
     # Going out and scoring (R37-R41, R45, R49)
-    floating: bool = True
-    """R38: a player who lays off every card floats; off: melding every card goes out."""
+    floating: Floating = True
+    """R38: a player who lays off every card floats; off (False): melding every card goes out;
+    "refuse": a player may not meld or lay off their last card (a discard must remain to go out;
+    whole-hand deals, R15, excepted)."""
     knock: bool = True
     """R39: announce a player with one card left."""
     rank_points: tuple[int, ...] = LIVERPOOL_RANK_POINTS
@@ -343,9 +346,11 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             return tuple(pairs)
         if name == "rank_points":
             return tuple(int(v) for v in text.replace(" ", "").split(","))
+        if name == "floating" and low == "refuse":
+            return "refuse"
         if "None" in kind and low in ("none", "null", "off", "unlimited", ""):
             return None
-        if kind.startswith("bool"):
+        if kind.startswith("bool") or name == "floating":
             if low in ("1", "true", "yes", "on"):
                 return True
             if low in ("0", "false", "no", "off"):
@@ -391,6 +396,11 @@ def _validate(r: RuleSet) -> None:
                 f.name,
                 f"must be a whole number{' or None' if 'None' in kind else ''}, got {value!r}",
             )
+    need(
+        r.floating is True or r.floating is False or r.floating == "refuse",
+        "floating",
+        f"must be true, false or refuse, got {r.floating!r}",
+    )
     for option, choices in _CHOICES.items():
         value = getattr(r, option)
         need(value in choices, option, f"must be one of {', '.join(choices)}, got {value!r}")
@@ -655,7 +665,10 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         ("R37", "A player goes out by discarding their last card (whole-hand deals: by melding the whole hand)."),
         (
             "R38",
-            "Floating: a player who lays off every card stays in and must still go out by a discard."
+            "No floating: a player may not meld or lay off their last card; a discard must remain to go out"
+            " (whole-hand deals excepted)."
+            if r.floating == "refuse"
+            else "Floating: a player who lays off every card stays in and must still go out by a discard."
             if r.floating
             else "No floating: melding every card goes out.",
         ),

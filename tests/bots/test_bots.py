@@ -71,6 +71,8 @@ OPTION_VARIANTS: list[dict[str, Any]] = [
     {"down_may_take_discard": False, "joker_in_meld_points": 25, "going_out_bonus_if_alone": -20},
     {"swap_must_play": False, "joker_swap": "once_down"},
     {"swap_must_play": False, "wild_rank": 2},
+    {"floating": "refuse", "pile_draw": True},
+    {"floating": "refuse", "wild_rank": 2, "playable_discard": "strict", "joker_swap": "once_down"},
 ]
 
 

@@ -146,7 +146,7 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "buy_precedence": st.sampled_from(["nearest", "first"]),
             "playable_discard": st.sampled_from(["call", "liverpool", "strict", "off"]),
             "joker_swap": st.sampled_from(["going_down_turn", "once_down", "later_turns", "off"]),
-            "floating": st.booleans(),
+            "floating": st.sampled_from([True, False, "refuse"]),
             "pile_draw": st.booleans(),
             "exact_melds": st.booleans(),
             "layoff_same_turn": st.booleans(),

@@ -126,7 +126,11 @@ class _Checks(_Moves):
         sets, runs, ranks, suits = counts
         rest = hand.copy()
         _remove_cards(rest, cards)
-        if witness is not None and self._witness_allows(witness, kind, rest, must, ranks, suits):
+        if (
+            witness is not None
+            and rules.floating != "refuse"  # R38: the witness may meld the last card
+            and self._witness_allows(witness, kind, rest, must, ranks, suits)
+        ):
             return True
         return can_complete(
             rest,
@@ -267,6 +271,8 @@ class _Checks(_Moves):
                 return "lay down your contract before laying off (R24)"
             if not self._may_lay_off(p):
                 return "you may not lay off in the turn you go down (R43)"
+            if self._keeps_last_card(p):
+                return "you may not lay off your last card: a discard must remain to go out (R38, floating=refuse)"
             if a.card not in hand:
                 return f"you do not hold {a.card}"
             if self.must_meld is not None and a.card != self.must_meld:

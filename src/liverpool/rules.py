@@ -29,6 +29,7 @@ LiverpoolResume = Literal["in_turn", "after_caller"]
 BuyPrecedence = Literal["nearest", "first"]
 RunJokerCheck = Literal["always", "initial"]
 Floating = Literal[True, False, "refuse"]
+SetDistinctSuits = Literal[True, False, "laydown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,8 +148,9 @@ class RuleSet:
     """R11: fewest cards in a set."""
     set_max: int | None = None
     """R11: most cards in a set (None: no limit)."""
-    set_distinct_suits: bool = False
-    """R11: no two natural cards of one suit in a set."""
+    set_distinct_suits: SetDistinctSuits = False
+    """R11: no two natural cards of one suit in a set; "laydown": only among the cards laid at
+    going down (later lay-offs may repeat a suit)."""
     sets_distinct_ranks: bool = False
     """R11: the sets of one contract must be of different ranks."""
     run_min: int = 4
@@ -323,6 +325,14 @@ class RuleSet:
         """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""
         return self._points[rank]  # type: ignore[attr-defined,no-any-return]
 
+    @property
+    def layoff_distinct_suits(self) -> bool:
+        """R11: must a card laid off on a set differ in suit from its natural cards?
+        (``set_distinct_suits`` True; "laydown" binds only the cards laid at going down.) The
+        one home of this reading for lay-offs: melds.can_extend_set, the engine's accepted cards and
+        the greedy bot's table knowledge ask it."""
+        return self.set_distinct_suits is True
+
     def is_wild(self, rank: int) -> bool:
         """True for a joker, or a card of the wild rank (R46)."""
         return rank in (0, self.wild_rank)
@@ -346,11 +356,11 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             return tuple(pairs)
         if name == "rank_points":
             return tuple(int(v) for v in text.replace(" ", "").split(","))
-        if name == "floating" and low == "refuse":
-            return "refuse"
+        if name in _WORD_VALUES and low == _WORD_VALUES[name]:
+            return low
         if "None" in kind and low in ("none", "null", "off", "unlimited", ""):
             return None
-        if kind.startswith("bool") or name == "floating":
+        if kind.startswith("bool") or name in _WORD_VALUES:
             if low in ("1", "true", "yes", "on"):
                 return True
             if low in ("0", "false", "no", "off"):
@@ -370,6 +380,9 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
         raise ValueError(f"option {name}: cannot read {text!r} as {kind}") from None
     return text
 
+
+_WORD_VALUES: Final = {"floating": "refuse", "set_distinct_suits": "laydown"}
+"""Options that are true, false or one word (issue 16)."""
 
 _CHOICES: Final = {
     "joker_swap": get_args(JokerSwap),
@@ -396,11 +409,9 @@ def _validate(r: RuleSet) -> None:
                 f.name,
                 f"must be a whole number{' or None' if 'None' in kind else ''}, got {value!r}",
             )
-    need(
-        r.floating is True or r.floating is False or r.floating == "refuse",
-        "floating",
-        f"must be true, false or refuse, got {r.floating!r}",
-    )
+    for name, word in _WORD_VALUES.items():
+        value = getattr(r, name)
+        need(value is True or value is False or value == word, name, f"must be true, false or {word}, got {value!r}")
     for option, choices in _CHOICES.items():
         value = getattr(r, option)
         need(value in choices, option, f"must be one of {', '.join(choices)}, got {value!r}")
@@ -551,7 +562,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             f"A set is {r.set_min}"
             + (f" to {r.set_max}" if r.set_max else " or more")
             + " cards of one rank"
-            + ("; no two natural cards of one suit" if r.set_distinct_suits else "")
+            + (
+                "; no two natural cards of one suit among those laid at going down (lay-offs may repeat a suit)"
+                if r.set_distinct_suits == "laydown"
+                else "; no two natural cards of one suit"
+                if r.set_distinct_suits
+                else ""
+            )
             + (
                 "; the sets of one contract differ in rank"
                 if r.sets_distinct_ranks

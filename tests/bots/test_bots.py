@@ -72,6 +72,7 @@ OPTION_VARIANTS: list[dict[str, Any]] = [
     {"swap_must_play": False, "joker_swap": "once_down"},
     {"swap_must_play": False, "wild_rank": 2},
     {"floating": "refuse", "pile_draw": True},
+    {"set_distinct_suits": "laydown", "packs": 3, "playable_discard": "liverpool"},
     {"floating": "refuse", "wild_rank": 2, "playable_discard": "strict", "joker_swap": "once_down"},
 ]
 

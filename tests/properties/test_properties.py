@@ -52,10 +52,12 @@ def check_conservation(game: Game) -> None:
 
 def check_melds(game: Game) -> None:
     rules = game.rules
+    # R11 "laydown": lay-offs may repeat a suit, so a set on the table is judged without the suits
+    set_rules = dataclasses.replace(rules, set_distinct_suits=False) if rules.set_distinct_suits == "laydown" else rules
     for meld in game.melds:
         if meld.kind == "set":
             assert set_rank(meld.cards, rules) is not None
-            assert is_valid_set(meld.cards, rules) or len(meld.cards) > (rules.set_max or 99)
+            assert is_valid_set(meld.cards, set_rules) or len(meld.cards) > (rules.set_max or 99)
         else:
             assert run_start(meld.cards, rules) is not None
             if rules.run_joker_check == "always":
@@ -164,6 +166,7 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "joker_in_meld_points": st.sampled_from([0, 25]),
             "down_may_take_discard": st.booleans(),
             "swap_must_play": st.booleans(),
+            "set_distinct_suits": st.sampled_from([False, True, "laydown"]),
         }
     ),
 )

@@ -72,7 +72,7 @@ class _Queries(_Core):
             rank = set_rank(m.cards, rules)
             if rank is None:  # pragma: no cover - a set always holds naturals (R18)
                 return out
-            taken = {c.suit for c in m.cards if c.rank not in (0, wild)} if rules.set_distinct_suits else set()
+            taken = {c.suit for c in m.cards if c.rank not in (0, wild)} if rules.layoff_distinct_suits else set()
             if rank != wild:
                 out.extend((Card(rank, suit), True) for suit in SUITS if suit not in taken)
             out.append((None, True))

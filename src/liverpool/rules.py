@@ -105,6 +105,7 @@ VARIANT_OPTIONS: Final = frozenset(
         "joker_in_meld_points",
         "down_may_take_discard",
         "swap_must_play",
+        "wild_rank_swappable",
     }
 )
 """Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
@@ -132,6 +133,9 @@ class RuleSet:
     """R1, R46: jokers added per pack."""
     wild_rank: int | None = None
     """R46: an extra wild rank (2 = deuces wild); such cards play exactly as jokers."""
+    wild_rank_swappable: bool = True
+    """R20, R46: a card of the wild rank laid in a run may be swapped out like a joker; off, only
+    jokers are swapped."""
     # Dealing (R4-R9)
     cut_for_dealer: bool = True
     """R4: players cut for the first dealer (lowest deals); off: seat 0 deals first."""
@@ -332,6 +336,12 @@ class RuleSet:
         one home of this reading for lay-offs: melds.can_extend_set, the engine's accepted cards and
         the greedy bot's table knowledge ask it."""
         return self.set_distinct_suits is True
+
+    def swappable_wild(self, rank: int) -> bool:
+        """R20, R46: may a wild card of ``rank`` laid in a run be swapped out (a joker always; a card
+        of the wild rank unless ``wild_rank_swappable`` is off)? The one home of this rule: the
+        swaps listed, verified and offered to the bots (``Game._wild_spots``, ``Game._problem``)."""
+        return rank == 0 or (rank == self.wild_rank and self.wild_rank_swappable)
 
     def is_wild(self, rank: int) -> bool:
         """True for a joker, or a card of the wild rank (R46)."""
@@ -726,6 +736,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             "R46",
             f"Jokers per pack: {r.jokers_per_pack}; extra wild rank: "
             + (_rank_word(r.wild_rank) if r.wild_rank else "none")
+            + (
+                ""
+                if not r.wild_rank
+                else f"; a {_rank_word(r.wild_rank)} laid in a run may be swapped out like a joker"
+                if r.wild_rank_swappable
+                else f"; a {_rank_word(r.wild_rank)} laid in a run is never swapped out (only jokers are)"
+            )
             + ".",
         ),
         (

@@ -70,7 +70,7 @@ OPTION_VARIANTS: list[dict[str, Any]] = [
     {"down_may_take_discard": False, "pile_draw": True, "going_out_bonus": -10, "first_down_bonus": -5},
     {"down_may_take_discard": False, "joker_in_meld_points": 25, "going_out_bonus_if_alone": -20},
     {"swap_must_play": False, "joker_swap": "once_down"},
-    {"swap_must_play": False, "wild_rank": 2},
+    {"swap_must_play": False, "wild_rank": 2, "wild_rank_swappable": False},
     {"floating": "refuse", "pile_draw": True},
     {"set_distinct_suits": "laydown", "packs": 3, "playable_discard": "liverpool"},
     {"floating": "refuse", "wild_rank": 2, "playable_discard": "strict", "joker_swap": "once_down"},

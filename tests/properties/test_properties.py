@@ -166,6 +166,7 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "joker_in_meld_points": st.sampled_from([0, 25]),
             "down_may_take_discard": st.booleans(),
             "swap_must_play": st.booleans(),
+            "wild_rank_swappable": st.booleans(),
             "set_distinct_suits": st.sampled_from([False, True, "laydown"]),
         }
     ),

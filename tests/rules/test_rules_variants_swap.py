@@ -71,3 +71,46 @@ def test_r20_option_is_described_and_read_from_the_command_line() -> None:
     assert "must be played the same turn" in dict(RuleSet().describe())["R20"]
     assert RuleSet.from_dict(r.to_dict()) == r
     assert "swap_must_play" not in RuleSet().to_dict()
+
+
+# ------------------------------------------------------------------------------ wild_rank_swappable
+DEUCE_TABLE = [
+    (1, "run", "5H 6H 2C 8H"),
+    (1, "run", "10S JS JK KS"),
+    (0, "set", "3S 3D 3C"),
+    (0, "set", "9S 9D 9C"),
+]
+DEUCE_SWAP = SwapJoker(0, 0, 2, card("7H"))
+JOKER_SWAP = SwapJoker(0, 1, 2, card("QS"))
+
+
+def deuces_wild(preset: str, **options: object) -> Game:
+    r = rules(preset, wild_rank=2, joker_swap="once_down", **options)
+    return build(r, ["7H QS KC", "4C", "4D"], deal=1, melds=DEUCE_TABLE)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r20_r46_a_laid_deuce_is_swapped_like_a_joker_by_default(preset: str) -> None:
+    game = deuces_wild(preset)
+    assert game.rules.wild_rank_swappable
+    assert {DEUCE_SWAP, JOKER_SWAP} <= set(game.legal_actions())
+    play(game, DEUCE_SWAP)
+    assert card("2C") in game.hand(0)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r20_r46_option_a_laid_deuce_is_never_swapped(preset: str) -> None:
+    game = deuces_wild(preset, wild_rank_swappable=False)
+    assert_refused(game, DEUCE_SWAP, "never swapped out", "wild_rank_swappable")
+    swaps = [a for a in game.legal_actions() if isinstance(a, SwapJoker)]
+    assert swaps == [JOKER_SWAP]  # the joker still is
+    play(game, JOKER_SWAP)
+    assert card("JK") in game.hand(0)
+
+
+def test_r46_wild_rank_swappable_is_described() -> None:
+    r = RuleSet().with_options(wild_rank="2", wild_rank_swappable="no")
+    assert "never swapped out" in dict(r.describe())["R46"]
+    assert "swapped out like a joker" in dict(RuleSet(wild_rank=2).describe())["R46"]
+    assert RuleSet.from_dict(r.to_dict()) == r
+    assert "wild_rank_swappable" not in RuleSet().to_dict()

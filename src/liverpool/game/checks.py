@@ -305,6 +305,8 @@ class _Checks(_Moves):
                 return "a joker in a set is dead (R21)"
             if not 0 <= a.index < len(m.cards) or not rules.is_wild(m.cards[a.index].rank):
                 return f"there is no joker at place {a.index} of meld {a.meld}"
+            if not rules.swappable_wild(m.cards[a.index].rank):
+                return f"a {m.cards[a.index]} laid in a run is never swapped out (R20, option wild_rank_swappable)"
             value = m.start + a.index
             natural = self._stands_for(m, a.index)
             if rules.is_wild(natural.rank):

@@ -46,7 +46,7 @@ class _Queries(_Core):
         spots: list[tuple[int, int, Card]] = []
         if m.kind == "run":
             for i, c in enumerate(m.cards):
-                if rules.is_wild(c.rank):
+                if rules.swappable_wild(c.rank):
                     natural = self._stands_for(m, i)
                     if not rules.is_wild(natural.rank):
                         spots.append((i, m.start + i, natural))

@@ -19,7 +19,7 @@ import dataclasses
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Final, Literal, get_args
+from typing import Any, ClassVar, Final, Literal, get_args
 
 __all__ = ["DEFAULT_SCHEDULE", "PRESETS", "Contract", "RuleSet", "cached_rules", "parse_schedule"]
 
@@ -234,9 +234,20 @@ class RuleSet:
     joker_in_meld_points: int = 0
     """R49: added to a player's deal score per wild card in the melds they own at the deal's end."""
 
+    # Derived once per rule set (set in __post_init__), read on hot paths as plain attributes.
+    refuses_last_card: ClassVar[bool] = False
+    """R38: ``floating == "refuse"``: the last card may not be melded or laid off."""
+    layoff_distinct_suits: ClassVar[bool] = False
+    """R11: must a card laid off on a set differ in suit from its natural cards?
+    (``set_distinct_suits`` True; "laydown" binds only the cards laid at going down.) The one home
+    of this reading for lay-offs: melds.can_extend_set, the engine's accepted cards and the greedy
+    bot's table knowledge ask it."""
+
     def __post_init__(self) -> None:
         _validate(self)
         object.__setattr__(self, "_points", (self.joker_points, *self.rank_points))
+        object.__setattr__(self, "refuses_last_card", self.floating == "refuse")
+        object.__setattr__(self, "layoff_distinct_suits", self.set_distinct_suits is True)
 
     # ------------------------------------------------------------------ presets and options
     @classmethod
@@ -328,14 +339,6 @@ class RuleSet:
     def points(self, rank: int) -> int:
         """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""
         return self._points[rank]  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def layoff_distinct_suits(self) -> bool:
-        """R11: must a card laid off on a set differ in suit from its natural cards?
-        (``set_distinct_suits`` True; "laydown" binds only the cards laid at going down.) The
-        one home of this reading for lay-offs: melds.can_extend_set, the engine's accepted cards and
-        the greedy bot's table knowledge ask it."""
-        return self.set_distinct_suits is True
 
     def swappable_wild(self, rank: int) -> bool:
         """R20, R46: may a wild card of ``rank`` laid in a run be swapped out (a joker always; a card

@@ -128,7 +128,7 @@ class _Checks(_Moves):
         _remove_cards(rest, cards)
         if (
             witness is not None
-            and rules.floating != "refuse"  # R38: the witness may meld the last card
+            and not rules.refuses_last_card  # R38: the witness may meld the last card
             and self._witness_allows(witness, kind, rest, must, ranks, suits)
         ):
             return True

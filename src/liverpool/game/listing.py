@@ -100,7 +100,7 @@ class _Listing(_Checks):
         if not self.down[p] and not self.retracted:
             out.extend(self._legal_melds(p))
         # lay-offs
-        if self._may_lay_off(p) and not self._keeps_last_card(p):
+        if self._may_lay_off(p) and not (rules.refuses_last_card and self._keeps_last_card(p)):
             cards = {self.must_meld} if self.must_meld is not None else set(distinct)
             wilds = sorted(c for c in cards if rules.is_wild(c.rank))
             for m in self._melds:
@@ -174,7 +174,7 @@ class _Listing(_Checks):
 
         # What _meld_problem checks, less what holds of every candidate: that the rest of the
         # contract can still be laid.
-        if check and (must is not None or contract.whole_hand or rules.floating == "refuse"):
+        if check and (must is not None or contract.whole_hand or rules.refuses_last_card):
             witness = completion()
             if witness is None:
                 return []

@@ -144,7 +144,7 @@ class _Queries(_Core):
         """R38 ``floating="refuse"``: is ``player`` down to the last card, which they may not lay
         off (a discard must remain to go out)? The lay-offs' home of the rule (checks, listing);
         lay-downs keep a card through the solver (``solver.contract._keeping_a_card``)."""
-        return self.rules.floating == "refuse" and len(self.hands[player]) <= 1
+        return self.rules.refuses_last_card and len(self.hands[player]) <= 1
 
     def may_take_discard(self, player: int) -> bool:
         """R22, ``down_may_take_discard``: may ``player`` draw from the discard pile at all (the top

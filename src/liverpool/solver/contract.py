@@ -35,7 +35,7 @@ class RestChecker:
         cnt, rc, masks, wilds = _tally(ctx, hand)
         self.nwild = len(wilds)
         self.counts = (cnt.copy(), rc.copy(), masks.copy())  # its own: __call__ changes them for a while
-        self.keep = rules.floating == "refuse"  # R38: the slow way, which keeps a card in hand
+        self.keep = rules.refuses_last_card  # R38: the slow way, which keeps a card in hand
 
     def __call__(
         self,
@@ -112,7 +112,7 @@ def solve(
     >>> [format_cards(m) for m in solve(hand[:6], 0, 1, RuleSet(floating="refuse"))]
     ['6S 7S 8S 9S 10S']
     """
-    if rules.floating == "refuse" and not whole_hand:
+    if rules.refuses_last_card and not whole_hand:
         return _keeping_a_card(hand, sets, runs, rules, must_use, used_set_ranks, used_run_suits, True)
     return _solve_any(hand, sets, runs, rules, whole_hand, must_use, used_set_ranks, used_run_suits)
 
@@ -220,7 +220,7 @@ def can_complete(
     used_run_suits: frozenset[str] = frozenset(),
 ) -> bool:
     """``solve(...) is not None``, faster: stops at the first solution found."""
-    if rules.floating == "refuse" and not whole_hand:
+    if rules.refuses_last_card and not whole_hand:
         args = (sets, runs, rules, must_use, used_set_ranks, used_run_suits, False)
         return _keeping_a_card(hand, *args) is not None
     if sets == 0 and runs == 0:

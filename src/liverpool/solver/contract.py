@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..cards import Card
 from ..rules import RuleSet
@@ -114,7 +116,23 @@ def solve(
     """
     if rules.refuses_last_card and not whole_hand:
         return _keeping_a_card(hand, sets, runs, rules, must_use, used_set_ranks, used_run_suits, True)
-    return _solve_any(hand, sets, runs, rules, whole_hand, must_use, used_set_ranks, used_run_suits)
+    if sets == 0 and runs == 0:
+        if sets < 0 or runs < 0:
+            raise ValueError("sets and runs must be 0 or more")
+        if must_use is not None or (whole_hand and len(hand)):
+            return None
+        return []
+    if not whole_hand and must_use is None and sets >= 0 and runs >= 0:
+        ctx = _ctx(rules)
+        if ctx.fast and not _exists(ctx, hand, sets, runs, used_set_ranks, used_run_suits):
+            return None  # the quick existence test rules it out: no search for the best melds
+    return _solve(hand, sets, runs, rules, whole_hand, must_use, used_set_ranks, used_run_suits)
+
+
+@lru_cache(maxsize=16)
+def _plain(rules: RuleSet) -> RuleSet:
+    """``rules`` with floating as it reads for the solver's own search (not "refuse")."""
+    return dataclasses.replace(rules, floating=True)
 
 
 def _keeping_a_card(
@@ -132,8 +150,14 @@ def _keeping_a_card(
     that a discard remains to go out; None when every way melds the whole hand or there is none.
     The one home of the rule for lay-downs: the engine's checks and listing and the bots ask
     :func:`solve` and :func:`can_complete`, which come here."""
-    args = (sets, runs, rules, False, must_use, used_set_ranks, used_run_suits)
-    plan = _solve_any(hand, *args)
+    plain = _plain(rules)
+
+    def plan_of(cards: Sequence[Card]) -> list[list[Card]] | None:
+        return solve(
+            cards, sets, runs, plain, must_use=must_use, used_set_ranks=used_set_ranks, used_run_suits=used_run_suits
+        )
+
+    plan = plan_of(hand)
     if plan is None:
         return None
     if sum(map(len, plan)) < len(hand):
@@ -143,7 +167,7 @@ def _keeping_a_card(
     for card in sorted(set(hand)):  # keep back each card in turn
         rest = list(hand)
         rest.remove(card)
-        other = _solve_any(rest, *args)
+        other = plan_of(rest)
         if other is None:
             continue
         if not best:
@@ -156,30 +180,6 @@ def _keeping_a_card(
         if found is None or points < found_points:
             found, found_points = other, points
     return found
-
-
-def _solve_any(
-    hand: Sequence[Card],
-    sets: int,
-    runs: int,
-    rules: RuleSet,
-    whole_hand: bool,
-    must_use: Card | None,
-    used_set_ranks: frozenset[int],
-    used_run_suits: frozenset[str],
-) -> list[list[Card]] | None:
-    """:func:`solve` whatever ``rules.floating`` says."""
-    if sets == 0 and runs == 0:
-        if sets < 0 or runs < 0:
-            raise ValueError("sets and runs must be 0 or more")
-        if must_use is not None or (whole_hand and len(hand)):
-            return None
-        return []
-    if not whole_hand and must_use is None and sets >= 0 and runs >= 0:
-        ctx = _ctx(rules)
-        if ctx.fast and not _exists(ctx, hand, sets, runs, used_set_ranks, used_run_suits):
-            return None  # the quick existence test rules it out: no search for the best melds
-    return _solve(hand, sets, runs, rules, whole_hand, must_use, used_set_ranks, used_run_suits)
 
 
 def _solve(

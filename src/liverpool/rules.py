@@ -234,10 +234,11 @@ class RuleSet:
     joker_in_meld_points: int = 0
     """R49: added to a player's deal score per wild card in the melds they own at the deal's end."""
 
-    # Derived once per rule set (set in __post_init__), read on hot paths as plain attributes.
-    refuses_last_card: ClassVar[bool] = False
+    # Derived once per rule set (set in __post_init__), read on hot paths as plain instance
+    # attributes (no class attribute of the same name, which would stop attribute specialisation).
+    refuses_last_card: ClassVar[bool]
     """R38: ``floating == "refuse"``: the last card may not be melded or laid off."""
-    layoff_distinct_suits: ClassVar[bool] = False
+    layoff_distinct_suits: ClassVar[bool]
     """R11: must a card laid off on a set differ in suit from its natural cards?
     (``set_distinct_suits`` True; "laydown" binds only the cards laid at going down.) The one home
     of this reading for lay-offs: melds.can_extend_set, the engine's accepted cards and the greedy

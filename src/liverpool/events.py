@@ -142,6 +142,16 @@ class CutBonusEvent(_Event):
     points: int
 
 
+class BonusEvent(_Event):
+    """R49: a scoring hook's points added to a player's deal score at the deal's end; ``reason``
+    names the option (``going_out_bonus``, ``going_out_bonus_if_alone``, ``first_down_bonus``,
+    ``joker_in_meld_points``)."""
+
+    player: int
+    points: int
+    reason: str
+
+
 class StockRebuiltEvent(_Event):
     """R9: the stock was rebuilt from the pile (the ``count``-th time this deal)."""
 
@@ -269,6 +279,7 @@ EVENT_TYPES: Final[dict[str, type]] = {
     "deal": DealEvent,
     "cut_for_deal": CutForDealEvent,
     "cut_bonus": CutBonusEvent,
+    "bonus": BonusEvent,
     "stock_rebuilt": StockRebuiltEvent,
     "discard": CardEvent,
     "pass": PlayerEvent,

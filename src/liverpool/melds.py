@@ -98,7 +98,7 @@ def can_extend_set(cards: Sequence[Card], card: Card, rules: RuleSet) -> bool:
     rank = set_rank(cards, rules)
     if rank != r:
         return False
-    if rules.set_distinct_suits:
+    if rules.layoff_distinct_suits:
         return all(c.suit != card.suit or c.rank in (0, rules.wild_rank) for c in cards)
     return True
 

@@ -19,7 +19,7 @@ import dataclasses
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Final, Literal, get_args
+from typing import Any, ClassVar, Final, Literal, get_args
 
 __all__ = ["DEFAULT_SCHEDULE", "PRESETS", "Contract", "RuleSet", "cached_rules", "parse_schedule"]
 
@@ -28,6 +28,8 @@ PlayableDiscard = Literal["call", "liverpool", "strict", "off"]
 LiverpoolResume = Literal["in_turn", "after_caller"]
 BuyPrecedence = Literal["nearest", "first"]
 RunJokerCheck = Literal["always", "initial"]
+Floating = Literal[True, False, "refuse"]
+SetDistinctSuits = Literal[True, False, "laydown"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,19 @@ def parse_schedule(text: str) -> tuple[Contract, ...]:
     return tuple(contracts)
 
 
+VARIANT_OPTIONS: Final = frozenset(
+    {
+        "going_out_bonus",
+        "going_out_bonus_if_alone",
+        "first_down_bonus",
+        "joker_in_meld_points",
+        "down_may_take_discard",
+        "swap_must_play",
+        "wild_rank_swappable",
+    }
+)
+"""Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
+
 LIVERPOOL_RANK_POINTS: Final = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
 CONTRACT_RANK_POINTS: Final = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
@@ -118,6 +133,9 @@ class RuleSet:
     """R1, R46: jokers added per pack."""
     wild_rank: int | None = None
     """R46: an extra wild rank (2 = deuces wild); such cards play exactly as jokers."""
+    wild_rank_swappable: bool = True
+    """R20, R46: a card of the wild rank laid in a run may be swapped out like a joker; off, only
+    jokers are swapped."""
     # Dealing (R4-R9)
     cut_for_dealer: bool = True
     """R4: players cut for the first dealer (lowest deals); off: seat 0 deals first."""
@@ -134,8 +152,9 @@ class RuleSet:
     """R11: fewest cards in a set."""
     set_max: int | None = None
     """R11: most cards in a set (None: no limit)."""
-    set_distinct_suits: bool = False
-    """R11: no two natural cards of one suit in a set."""
+    set_distinct_suits: SetDistinctSuits = False
+    """R11: no two natural cards of one suit in a set; "laydown": only among the cards laid at
+    going down (later lay-offs may repeat a suit)."""
     sets_distinct_ranks: bool = False
     """R11: the sets of one contract must be of different ranks."""
     run_min: int = 4
@@ -152,9 +171,14 @@ class RuleSet:
     whenever a run is laid or extended; "initial": checked only when the run is first laid."""
     joker_swap: JokerSwap = "going_down_turn"
     """R20: when a joker in a run may be exchanged for the card it stands for."""
+    swap_must_play: bool = True
+    """R20: a swapped joker must be played the same turn; off, it may be kept in hand (the swap
+    is then final: no Unswap)."""
     # A turn (R22-R26, R42, R43)
     pile_draw: bool = False
     """R22: a player may take several cards from inside the discard pile, melding the deepest."""
+    down_may_take_discard: bool = True
+    """R22: a player who is down may draw from the discard pile; off: they draw from the stock only."""
     discard_lock: bool = True
     """R26: a card just taken alone from the discard pile may not be discarded that turn."""
     exact_melds: bool = False
@@ -185,8 +209,10 @@ class RuleSet:
     "after_caller" (play resumes with the player after the caller; the players between the
     discarder and the caller lose their turn)."""
     # Going out and scoring (R37-R41, R45, R49)
-    floating: bool = True
-    """R38: a player who lays off every card floats; off: melding every card goes out."""
+    floating: Floating = True
+    """R38: a player who lays off every card floats; off (False): melding every card goes out;
+    "refuse": a player may not meld or lay off their last card (a discard must remain to go out;
+    whole-hand deals, R15, excepted)."""
     knock: bool = True
     """R39: announce a player with one card left."""
     rank_points: tuple[int, ...] = LIVERPOOL_RANK_POINTS
@@ -198,10 +224,31 @@ class RuleSet:
     with everyone scoring their hand (None: unlimited)."""
     turn_limit: int | None = 500
     """R45: turns after which a deal with no one out ends as a stalemate (None: no limit)."""
+    # Scoring hooks (R49): points added to a player's deal score; negative numbers lower it
+    going_out_bonus: int = 0
+    """R49: added to the deal score of the player who goes out (e.g. -10)."""
+    going_out_bonus_if_alone: int = 0
+    """R49: added (besides ``going_out_bonus``) to the player who goes out when nobody else is down."""
+    first_down_bonus: int = 0
+    """R49: added to the deal score of the first player down in the deal."""
+    joker_in_meld_points: int = 0
+    """R49: added to a player's deal score per wild card in the melds they own at the deal's end."""
+
+    # Derived once per rule set (set in __post_init__), read on hot paths as plain instance
+    # attributes (no class attribute of the same name, which would stop attribute specialisation).
+    refuses_last_card: ClassVar[bool]
+    """R38: ``floating == "refuse"``: the last card may not be melded or laid off."""
+    layoff_distinct_suits: ClassVar[bool]
+    """R11: must a card laid off on a set differ in suit from its natural cards?
+    (``set_distinct_suits`` True; "laydown" binds only the cards laid at going down.) The one home
+    of this reading for lay-offs: melds.can_extend_set, the engine's accepted cards and the greedy
+    bot's table knowledge ask it."""
 
     def __post_init__(self) -> None:
         _validate(self)
         object.__setattr__(self, "_points", (self.joker_points, *self.rank_points))
+        object.__setattr__(self, "refuses_last_card", self.floating == "refuse")
+        object.__setattr__(self, "layoff_distinct_suits", self.set_distinct_suits is True)
 
     # ------------------------------------------------------------------ presets and options
     @classmethod
@@ -232,10 +279,14 @@ class RuleSet:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """The options as JSON-compatible values."""
+        """The options as JSON-compatible values. The options added for house-rule variants
+        (``VARIANT_OPTIONS``) are left out while at their default, so that tables, records and
+        views of games that do not use them read exactly as before they existed."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if f.name in VARIANT_OPTIONS and value == f.default:
+                continue
             if f.name == "schedule":
                 value = ",".join(map(str, value))
             elif isinstance(value, tuple):
@@ -290,6 +341,12 @@ class RuleSet:
         """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""
         return self._points[rank]  # type: ignore[attr-defined,no-any-return]
 
+    def swappable_wild(self, rank: int) -> bool:
+        """R20, R46: may a wild card of ``rank`` laid in a run be swapped out (a joker always; a card
+        of the wild rank unless ``wild_rank_swappable`` is off)? The one home of this rule: the
+        swaps listed, verified and offered to the bots (``Game._wild_spots``, ``Game._problem``)."""
+        return rank == 0 or (rank == self.wild_rank and self.wild_rank_swappable)
+
     def is_wild(self, rank: int) -> bool:
         """True for a joker, or a card of the wild rank (R46)."""
         return rank in (0, self.wild_rank)
@@ -313,9 +370,11 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             return tuple(pairs)
         if name == "rank_points":
             return tuple(int(v) for v in text.replace(" ", "").split(","))
+        if name in _WORD_VALUES and low == _WORD_VALUES[name]:
+            return low
         if "None" in kind and low in ("none", "null", "off", "unlimited", ""):
             return None
-        if kind.startswith("bool"):
+        if kind.startswith("bool") or name in _WORD_VALUES:
             if low in ("1", "true", "yes", "on"):
                 return True
             if low in ("0", "false", "no", "off"):
@@ -335,6 +394,9 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
         raise ValueError(f"option {name}: cannot read {text!r} as {kind}") from None
     return text
 
+
+_WORD_VALUES: Final = {"floating": "refuse", "set_distinct_suits": "laydown"}
+"""Options that are true, false or one word (issue 16)."""
 
 _CHOICES: Final = {
     "joker_swap": get_args(JokerSwap),
@@ -361,6 +423,9 @@ def _validate(r: RuleSet) -> None:
                 f.name,
                 f"must be a whole number{' or None' if 'None' in kind else ''}, got {value!r}",
             )
+    for name, word in _WORD_VALUES.items():
+        value = getattr(r, name)
+        need(value is True or value is False or value == word, name, f"must be true, false or {word}, got {value!r}")
     for option, choices in _CHOICES.items():
         value = getattr(r, option)
         need(value in choices, option, f"must be one of {', '.join(choices)}, got {value!r}")
@@ -412,6 +477,9 @@ def _validate(r: RuleSet) -> None:
     need(r.joker_points >= 0, "joker_points", f"must be 0 or more, got {r.joker_points}")
     need(r.stock_rebuilds is None or r.stock_rebuilds >= 0, "stock_rebuilds", "must be None or 0 or more")
     need(r.turn_limit is None or r.turn_limit >= 1, "turn_limit", "must be None or at least 1")
+    for name in ("going_out_bonus", "going_out_bonus_if_alone", "first_down_bonus", "joker_in_meld_points"):
+        value = getattr(r, name)
+        need(type(value) is int, name, f"must be a whole number of points (negative lowers the score), got {value!r}")
     for contract in r.schedule:
         if contract.runs > 1 and r.runs_distinct_suits:
             need(contract.runs <= 4, "runs_distinct_suits", f"cannot hold for {contract.runs} runs")
@@ -508,7 +576,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             f"A set is {r.set_min}"
             + (f" to {r.set_max}" if r.set_max else " or more")
             + " cards of one rank"
-            + ("; no two natural cards of one suit" if r.set_distinct_suits else "")
+            + (
+                "; no two natural cards of one suit among those laid at going down (lay-offs may repeat a suit)"
+                if r.set_distinct_suits == "laydown"
+                else "; no two natural cards of one suit"
+                if r.set_distinct_suits
+                else ""
+            )
             + (
                 "; the sets of one contract differ in rank"
                 if r.sets_distinct_ranks
@@ -547,12 +621,24 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 else ", checked when the run is first laid."
             ),
         ),
-        ("R20", "Joker swap: " + _SWAP_WORDS[r.joker_swap] + "."),
+        (
+            "R20",
+            "Joker swap: "
+            + _SWAP_WORDS[r.joker_swap]
+            + (
+                "."
+                if r.joker_swap == "off"
+                else "; the swapped joker must be played the same turn."
+                if r.swap_must_play
+                else "; the swapped joker may be kept in hand."
+            ),
+        ),
         ("R21", "A joker in a set is dead: it can never be taken back."),
         (
             "R22",
             "Draw the top discard or the top of the stock"
-            + ("; or several cards from inside the discard pile, melding the deepest at once." if r.pile_draw else "."),
+            + ("; or several cards from inside the discard pile, melding the deepest at once" if r.pile_draw else "")
+            + ("." if r.down_may_take_discard else "; a player who is down draws from the stock only."),
         ),
         ("R23", "Lay down the contract when you can (R14)."),
         ("R24", "Once down, lay off cards on any player's melds."),
@@ -610,7 +696,10 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         ("R37", "A player goes out by discarding their last card (whole-hand deals: by melding the whole hand)."),
         (
             "R38",
-            "Floating: a player who lays off every card stays in and must still go out by a discard."
+            "No floating: a player may not meld or lay off their last card; a discard must remain to go out"
+            " (whole-hand deals excepted)."
+            if r.floating == "refuse"
+            else "Floating: a player who lays off every card stays in and must still go out by a discard."
             if r.floating
             else "No floating: melding every card goes out.",
         ),
@@ -621,7 +710,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + ", ".join(f"{_rank_word(i + 1)} {v}" for i, v in enumerate(r.rank_points))
             + f", joker {r.joker_points}.",
         ),
-        ("R41", f"{len(r.schedule)} deals; the lowest total wins; ties share the win."),
+        (
+            "R41",
+            f"{len(r.schedule)} deals; the lowest total wins; ties share the win; every seat is placed "
+            "by its total (1 for the lowest), ties sharing a place.",
+        ),
         (
             "R42",
             "Melds laid at going down: "
@@ -647,6 +740,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             "R46",
             f"Jokers per pack: {r.jokers_per_pack}; extra wild rank: "
             + (_rank_word(r.wild_rank) if r.wild_rank else "none")
+            + (
+                ""
+                if not r.wild_rank
+                else f"; a {_rank_word(r.wild_rank)} laid in a run may be swapped out like a joker"
+                if r.wild_rank_swappable
+                else f"; a {_rank_word(r.wild_rank)} laid in a run is never swapped out (only jokers are)"
+            )
             + ".",
         ),
         (
@@ -655,9 +755,24 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + ("none." if r.buy_limit is None else f"{r.buy_limit} per deal."),
         ),
         ("R48", "Deal schedule: " + ",".join(map(str, r.schedule)) + "."),
-        ("R49", "Scoring table: see R40."),
+        ("R49", "Scoring table: see R40" + _bonus_words(r) + "."),
     ]
     return lines
+
+
+def _bonus_words(r: RuleSet) -> str:
+    """R49's scoring hooks in effect, e.g. ``; going out: -10 points``."""
+    parts = [
+        f"{label}: {value:+d} points"
+        for label, value in (
+            ("going out", r.going_out_bonus),
+            ("going out with nobody else down", r.going_out_bonus_if_alone),
+            ("first down in the deal", r.first_down_bonus),
+            ("per wild card in one's own melds at the deal's end", r.joker_in_meld_points),
+        )
+        if value
+    ]
+    return "; " + "; ".join(parts) if parts else "; no bonuses"
 
 
 _SWAP_WORDS: Final = {

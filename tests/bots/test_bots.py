@@ -66,6 +66,14 @@ OPTION_VARIANTS: list[dict[str, Any]] = [
     {"sets_distinct_ranks": True, "ace_high": False, "run_joker_check": "initial"},
     {"upcard": False, "stock_rebuilds": 0, "jokers_per_pack": 0, "wild_rank": 2},
     {"set_min": 4, "run_min": 5, "joker_points": 20, "down_may_buy": False, "knock": False},
+    # issue 16's house-rule variants
+    {"down_may_take_discard": False, "pile_draw": True, "going_out_bonus": -10, "first_down_bonus": -5},
+    {"down_may_take_discard": False, "joker_in_meld_points": 25, "going_out_bonus_if_alone": -20},
+    {"swap_must_play": False, "joker_swap": "once_down"},
+    {"swap_must_play": False, "wild_rank": 2, "wild_rank_swappable": False},
+    {"floating": "refuse", "pile_draw": True},
+    {"set_distinct_suits": "laydown", "packs": 3, "playable_discard": "liverpool"},
+    {"floating": "refuse", "wild_rank": 2, "playable_discard": "strict", "joker_swap": "once_down"},
 ]
 
 

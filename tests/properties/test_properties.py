@@ -52,10 +52,12 @@ def check_conservation(game: Game) -> None:
 
 def check_melds(game: Game) -> None:
     rules = game.rules
+    # R11 "laydown": lay-offs may repeat a suit, so a set on the table is judged without the suits
+    set_rules = dataclasses.replace(rules, set_distinct_suits=False) if rules.set_distinct_suits == "laydown" else rules
     for meld in game.melds:
         if meld.kind == "set":
             assert set_rank(meld.cards, rules) is not None
-            assert is_valid_set(meld.cards, rules) or len(meld.cards) > (rules.set_max or 99)
+            assert is_valid_set(meld.cards, set_rules) or len(meld.cards) > (rules.set_max or 99)
         else:
             assert run_start(meld.cards, rules) is not None
             if rules.run_joker_check == "always":
@@ -146,7 +148,7 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "buy_precedence": st.sampled_from(["nearest", "first"]),
             "playable_discard": st.sampled_from(["call", "liverpool", "strict", "off"]),
             "joker_swap": st.sampled_from(["going_down_turn", "once_down", "later_turns", "off"]),
-            "floating": st.booleans(),
+            "floating": st.sampled_from([True, False, "refuse"]),
             "pile_draw": st.booleans(),
             "exact_melds": st.booleans(),
             "layoff_same_turn": st.booleans(),
@@ -157,6 +159,15 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "down_may_buy": st.booleans(),
             "stock_rebuilds": st.sampled_from([None, 0, 1, 3]),
             "cut_bonus": st.sampled_from([0, 50]),
+            # issue 16's house-rule variants
+            "going_out_bonus": st.sampled_from([0, -10]),
+            "going_out_bonus_if_alone": st.sampled_from([0, -20]),
+            "first_down_bonus": st.sampled_from([0, -5]),
+            "joker_in_meld_points": st.sampled_from([0, 25]),
+            "down_may_take_discard": st.booleans(),
+            "swap_must_play": st.booleans(),
+            "wild_rank_swappable": st.booleans(),
+            "set_distinct_suits": st.sampled_from([False, True, "laydown"]),
         }
     ),
 )
@@ -166,6 +177,8 @@ def test_random_play_under_any_options(seed: int, preset: str, players: int, opt
     rules = short_rules(preset, **options)
     game = Game.new(players=players, rules=rules, seed=seed)
     play_random(game, seed)
+    again = Game.from_record(json.loads(json.dumps(game.record())))
+    assert again.record() == game.record() and again.scores == game.scores and again.events == game.events
 
 
 @settings(max_examples=10, deadline=None)

@@ -358,8 +358,9 @@ def _draw_phase(game: Game) -> None:
                 return
     s = Snapshot.from_game(game, p)
     top = s.top
+    may_take = game.may_take_discard(p)  # R22, down_may_take_discard
     if top is not None and game.fresh and rules.buying:
-        if wants_card(s, top):
+        if may_take and wants_card(s, top):
             _apply(game, DrawDiscard(p))
             return
         for step in range(1, n):
@@ -374,7 +375,7 @@ def _draw_phase(game: Game) -> None:
                 break
         _apply(game, DrawStock(p))
         return
-    if top is not None and wants_card(s, top):
+    if top is not None and may_take and wants_card(s, top):
         _apply(game, DrawDiscard(p))
     else:
         _apply(game, DrawStock(p))

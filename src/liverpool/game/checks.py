@@ -35,6 +35,7 @@ from ..melds import (
 )
 from ..solver import can_complete
 from .common import (
+    DOWN_DRAWS_STOCK,
     DRAW,
     LIVERPOOL_DISCARD,
     OVER,
@@ -125,7 +126,11 @@ class _Checks(_Moves):
         sets, runs, ranks, suits = counts
         rest = hand.copy()
         _remove_cards(rest, cards)
-        if witness is not None and self._witness_allows(witness, kind, rest, must, ranks, suits):
+        if (
+            witness is not None
+            and not rules.refuses_last_card  # R38: the witness may meld the last card
+            and self._witness_allows(witness, kind, rest, must, ranks, suits)
+        ):
             return True
         return can_complete(
             rest,
@@ -239,7 +244,9 @@ class _Checks(_Moves):
             if isinstance(a, DrawStock):
                 return None
             if isinstance(a, DrawDiscard):
-                return None if self.discard else "the discard pile is empty"
+                if not self.discard:
+                    return "the discard pile is empty"
+                return None if self.may_take_discard(p) else DOWN_DRAWS_STOCK
             if isinstance(a, DrawFromPile):
                 return self._pile_problem(p, a.depth)
             return "draw first: from the stock or the discard pile (R22)"
@@ -264,6 +271,8 @@ class _Checks(_Moves):
                 return "lay down your contract before laying off (R24)"
             if not self._may_lay_off(p):
                 return "you may not lay off in the turn you go down (R43)"
+            if self._keeps_last_card(p):
+                return "you may not lay off your last card: a discard must remain to go out (R38, floating=refuse)"
             if a.card not in hand:
                 return f"you do not hold {a.card}"
             if self.must_meld is not None and a.card != self.must_meld:
@@ -296,6 +305,8 @@ class _Checks(_Moves):
                 return "a joker in a set is dead (R21)"
             if not 0 <= a.index < len(m.cards) or not rules.is_wild(m.cards[a.index].rank):
                 return f"there is no joker at place {a.index} of meld {a.meld}"
+            if not rules.swappable_wild(m.cards[a.index].rank):
+                return f"a {m.cards[a.index]} laid in a run is never swapped out (R20, option wild_rank_swappable)"
             value = m.start + a.index
             natural = self._stands_for(m, a.index)
             if rules.is_wild(natural.rank):

@@ -35,6 +35,7 @@ PLAY: Final = "play"
 LIVERPOOL_DISCARD: Final = "liverpool_discard"
 """Phase (R34): the caller of a playable discard discards one card."""
 OVER: Final = "over"
+DOWN_DRAWS_STOCK: Final = "a player who is down draws from the stock only (R22, option down_may_take_discard)"
 """Phase: the game has ended."""
 
 RECORD_FORMAT: Final = "liverpool-record/2"

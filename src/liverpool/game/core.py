@@ -275,6 +275,13 @@ class _Core:
         return [p for p, s in enumerate(self._scores) if s == low]
 
     @property
+    def placings(self) -> list[int]:
+        """R41: every seat's place, 1 for the lowest total; ties share a place and the places
+        after them are skipped (totals 10, 10, 30, 40 give 1, 1, 3, 4). Meaningful once over."""
+        totals = self._scores
+        return [1 + sum(1 for t in totals if t < s) for s in totals]
+
+    @property
     def melds(self) -> list[TableMeld]:
         """The melds on the table, by id."""
         return [TableMeld(m.id, m.owner, m.kind, tuple(m.cards)) for m in self._melds]
@@ -406,10 +413,43 @@ class _Core:
         self.current = player
         self._open_draw(discarder=discarder, fresh=fresh, callable_=callable_)
 
+    def _deal_bonuses(self, out: int | None) -> list[tuple[int, int, str]]:
+        """R49's scoring hooks at a deal's end, as (player, points, option name); nonzero only.
+        ``out`` is the player who went out (None: a stalemate, R45). The first player down is the
+        one who went down in the earliest turn (one player goes down per turn)."""
+        rules = self.rules
+        found: list[tuple[int, int, str]] = []
+        if out is not None:
+            if rules.going_out_bonus:
+                found.append((out, rules.going_out_bonus, "going_out_bonus"))
+            alone = not any(self.down[p] for p in range(self.n) if p != out)
+            if rules.going_out_bonus_if_alone and alone:
+                found.append((out, rules.going_out_bonus_if_alone, "going_out_bonus_if_alone"))
+        if rules.first_down_bonus:
+            down = [p for p in range(self.n) if self.down[p]]
+            if down:
+                first = min(down, key=lambda p: self.down_turn[p])
+                found.append((first, rules.first_down_bonus, "first_down_bonus"))
+        if rules.joker_in_meld_points:
+            wild = [0] * self.n
+            for m in self._melds:
+                wild[m.owner] += sum(1 for c in m.cards if rules.is_wild(c.rank))
+            found.extend((p, k * rules.joker_in_meld_points, "joker_in_meld_points") for p, k in enumerate(wild) if k)
+        return found
+
     def _end_deal(self, out: int | None, reason: str) -> None:
         """R37, R40, R45: score the hands left and start the next deal or end the game."""
         rules = self.rules
         points = [0 if p == out else hand_points(self.hands[p], rules) for p in range(self.n)]
+        if (
+            rules.going_out_bonus
+            or rules.going_out_bonus_if_alone
+            or rules.first_down_bonus
+            or rules.joker_in_meld_points
+        ):
+            for p, extra, why in self._deal_bonuses(out):
+                points[p] += extra
+                self._event("bonus", player=p, points=extra, reason=why)
         for p in range(self.n):
             self._scores[p] += points[p]
         self.deal_scores.append(points)

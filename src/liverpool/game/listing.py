@@ -58,7 +58,7 @@ class _Listing(_Checks):
             out.append(seats[p].draw_stock)
             pile = self.discard
             top = pile[-1] if pile else None
-            if top is not None:
+            if top is not None and (rules.down_may_take_discard or self.may_take_discard(p)):
                 out.append(seats[p].draw_discards[top])
             if rules.pile_draw:
                 out.extend(
@@ -100,7 +100,7 @@ class _Listing(_Checks):
         if not self.down[p] and not self.retracted:
             out.extend(self._legal_melds(p))
         # lay-offs
-        if self._may_lay_off(p):
+        if self._may_lay_off(p) and not (rules.refuses_last_card and self._keeps_last_card(p)):
             cards = {self.must_meld} if self.must_meld is not None else set(distinct)
             wilds = sorted(c for c in cards if rules.is_wild(c.rank))
             for m in self._melds:
@@ -174,11 +174,12 @@ class _Listing(_Checks):
 
         # What _meld_problem checks, less what holds of every candidate: that the rest of the
         # contract can still be laid.
-        if check and (must is not None or contract.whole_hand):
+        if check and (must is not None or contract.whole_hand or rules.refuses_last_card):
             witness = completion()
             if witness is None:
                 return []
-            # the whole hand, or a card that must be used: the full test, spared by the witness
+            # the whole hand, a card that must be used, or one to keep (R38 "refuse"): the full test,
+            # spared by the witness
             for is_run, cards, _, with_ranks, with_suits in candidates():
                 kind = _KINDS[is_run]
                 left_must = None if must is not None and must in cards else must

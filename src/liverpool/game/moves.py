@@ -122,11 +122,13 @@ class _Moves(_Queries):
             m.changed()
             wild = m.cards[a.index]
             m.cards[a.index] = a.card
-            if not self.swaps:  # wild cards held before the turn's first swap
+            binds = self.rules.swap_must_play  # R20: off, the joker may be kept: no swap stays open
+            if binds and not self.swaps:  # wild cards held before the turn's first swap
                 self.swap_base = sum(1 for c in hand if self.rules.is_wild(c.rank))
             hand.remove(a.card)
             hand.append(wild)
-            self.swaps.append((a.meld, m.start + a.index, a.card, wild))
+            if binds:
+                self.swaps.append((a.meld, m.start + a.index, a.card, wild))
             self._event("swap", player=p, meld=a.meld, index=a.index, card=str(a.card))
         elif isinstance(a, Unswap):
             meld_id, value, natural, wild = self.swaps.pop()

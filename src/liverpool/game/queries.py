@@ -14,6 +14,7 @@ from ..melds import (
 )
 from ..solver import can_complete
 from .common import (
+    DOWN_DRAWS_STOCK,
     DRAW,
     LIVERPOOL_DISCARD,
     PLAY,
@@ -45,7 +46,7 @@ class _Queries(_Core):
         spots: list[tuple[int, int, Card]] = []
         if m.kind == "run":
             for i, c in enumerate(m.cards):
-                if rules.is_wild(c.rank):
+                if rules.swappable_wild(c.rank):
                     natural = self._stands_for(m, i)
                     if not rules.is_wild(natural.rank):
                         spots.append((i, m.start + i, natural))
@@ -71,7 +72,7 @@ class _Queries(_Core):
             rank = set_rank(m.cards, rules)
             if rank is None:  # pragma: no cover - a set always holds naturals (R18)
                 return out
-            taken = {c.suit for c in m.cards if c.rank not in (0, wild)} if rules.set_distinct_suits else set()
+            taken = {c.suit for c in m.cards if c.rank not in (0, wild)} if rules.layoff_distinct_suits else set()
             if rank != wild:
                 out.extend((Card(rank, suit), True) for suit in SUITS if suit not in taken)
             out.append((None, True))
@@ -138,6 +139,18 @@ class _Queries(_Core):
             taken = self.taken
             return not any(c is not taken and self.is_playable_discard(player, c) for c in hand)
         return True
+
+    def _keeps_last_card(self, player: int) -> bool:
+        """R38 ``floating="refuse"``: is ``player`` down to the last card, which they may not lay
+        off (a discard must remain to go out)? The lay-offs' home of the rule (checks, listing);
+        lay-downs keep a card through the solver (``solver.contract._keeping_a_card``)."""
+        return self.rules.refuses_last_card and len(self.hands[player]) <= 1
+
+    def may_take_discard(self, player: int) -> bool:
+        """R22, ``down_may_take_discard``: may ``player`` draw from the discard pile at all (the top
+        card or, with ``pile_draw``, from inside it)? Off, a player who is down draws from the
+        stock only. The one home of this rule: listing, checking and the bots call it."""
+        return self.rules.down_may_take_discard or not self.down[player]
 
     def may_call(self, player: int) -> bool:
         """R33/R34: may ``player`` call the top discard now (the one home of who may call)?"""
@@ -268,6 +281,8 @@ class _Queries(_Core):
             return f"the discard pile has no card {depth!r} places below the top"
         deepest = self.discard[-1 - depth]
         if self.down[p]:
+            if not self.may_take_discard(p):
+                return DOWN_DRAWS_STOCK
             if not self._fits_table(deepest):
                 return f"{deepest} fits no meld on the table, so it cannot be melded at once (R22)"
             return None

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..cards import Card
 from ..rules import RuleSet
@@ -25,7 +27,7 @@ class RestChecker:
     False
     """
 
-    __slots__ = ("counts", "ctx", "hand", "nwild", "size", "wr")
+    __slots__ = ("counts", "ctx", "hand", "keep", "nwild", "size", "wr")
 
     def __init__(self, hand: Sequence[Card], rules: RuleSet) -> None:
         self.ctx = ctx = _ctx(rules)
@@ -35,6 +37,7 @@ class RestChecker:
         cnt, rc, masks, wilds = _tally(ctx, hand)
         self.nwild = len(wilds)
         self.counts = (cnt.copy(), rc.copy(), masks.copy())  # its own: __call__ changes them for a while
+        self.keep = rules.refuses_last_card  # R38: the slow way, which keeps a card in hand
 
     def __call__(
         self,
@@ -45,9 +48,9 @@ class RestChecker:
         used_run_suits: frozenset[str] = frozenset(),
     ) -> bool:
         ctx = self.ctx
-        if sets == 0 and runs == 0:
+        if sets == 0 and runs == 0 and not self.keep:
             return True
-        if not ctx.fast or sets < 0 or runs < 0:
+        if not ctx.fast or sets < 0 or runs < 0 or self.keep:
             rest = list(self.hand)
             for card in cards:
                 rest.remove(card)
@@ -104,7 +107,15 @@ def solve(
     ['5S 6S 7S 8S 9S 10S']
     >>> [format_cards(m) for m in solve(hand, 0, 1, RuleSet(exact_melds=True))]
     ['7S 8S 9S 10S']
+
+    With ``rules.floating == "refuse"`` (R38) and not ``whole_hand``, the melds leave at least one
+    card in hand (:func:`_keeping_a_card`):
+
+    >>> [format_cards(m) for m in solve(hand[:6], 0, 1, RuleSet(floating="refuse"))]
+    ['6S 7S 8S 9S 10S']
     """
+    if rules.refuses_last_card and not whole_hand:
+        return _keeping_a_card(hand, sets, runs, rules, must_use, used_set_ranks, used_run_suits, True)
     if sets == 0 and runs == 0:
         if sets < 0 or runs < 0:
             raise ValueError("sets and runs must be 0 or more")
@@ -116,6 +127,59 @@ def solve(
         if ctx.fast and not _exists(ctx, hand, sets, runs, used_set_ranks, used_run_suits):
             return None  # the quick existence test rules it out: no search for the best melds
     return _solve(hand, sets, runs, rules, whole_hand, must_use, used_set_ranks, used_run_suits)
+
+
+@lru_cache(maxsize=16)
+def _plain(rules: RuleSet) -> RuleSet:
+    """``rules`` with floating as it reads for the solver's own search (not "refuse")."""
+    return dataclasses.replace(rules, floating=True)
+
+
+def _keeping_a_card(
+    hand: Sequence[Card],
+    sets: int,
+    runs: int,
+    rules: RuleSet,
+    must_use: Card | None,
+    used_set_ranks: frozenset[int],
+    used_run_suits: frozenset[str],
+    best: bool,
+) -> list[list[Card]] | None:
+    """R38 ``floating="refuse"``: the melds of :func:`solve` (``best``: leaving the fewest points;
+    else any, as :func:`can_complete` asks) that leave at least one card of ``hand`` unmelded, so
+    that a discard remains to go out; None when every way melds the whole hand or there is none.
+    The one home of the rule for lay-downs: the engine's checks and listing and the bots ask
+    :func:`solve` and :func:`can_complete`, which come here."""
+    plain = _plain(rules)
+
+    def plan_of(cards: Sequence[Card]) -> list[list[Card]] | None:
+        return solve(
+            cards, sets, runs, plain, must_use=must_use, used_set_ranks=used_set_ranks, used_run_suits=used_run_suits
+        )
+
+    plan = plan_of(hand)
+    if plan is None:
+        return None
+    if sum(map(len, plan)) < len(hand):
+        return plan
+    found: list[list[Card]] | None = None
+    found_points = 0
+    for card in sorted(set(hand)):  # keep back each card in turn
+        rest = list(hand)
+        rest.remove(card)
+        other = plan_of(rest)
+        if other is None:
+            continue
+        if not best:
+            return other
+        left = list(hand)
+        for meld in other:
+            for c in meld:
+                left.remove(c)
+        points = sum(rules.points(c.rank) for c in left)
+        if found is None or points < found_points:
+            found, found_points = other, points
+    return found
 
 
 def _solve(
@@ -156,6 +220,9 @@ def can_complete(
     used_run_suits: frozenset[str] = frozenset(),
 ) -> bool:
     """``solve(...) is not None``, faster: stops at the first solution found."""
+    if rules.refuses_last_card and not whole_hand:
+        args = (sets, runs, rules, must_use, used_set_ranks, used_run_suits, False)
+        return _keeping_a_card(hand, *args) is not None
     if sets == 0 and runs == 0:
         return must_use is None and not (whole_hand and len(hand))
     if not whole_hand and must_use is None:

@@ -235,7 +235,7 @@ class Snapshot:
                 any_wild = True
                 if rank == wild:
                     continue
-                if rules.set_distinct_suits:
+                if rules.layoff_distinct_suits:
                     taken = {c.code - c.rank for c in cards if c.rank and c.rank != wild}
                     out.update(base + rank for base in (16, 32, 48, 64) if base not in taken)
                 else:

@@ -267,7 +267,7 @@ def _layoff_choice(s: Snapshot, layoffs: list[LayOff], can_discard: bool) -> Lay
         for a in layoffs:
             if s.is_wild(a.card):
                 return a
-    floating = s.rules.floating and not s.whole
+    floating = bool(s.rules.floating) and not s.whole  # "refuse" keeps the last card too
     if len(hand) <= 1 and floating and can_discard:
         return None  # go out by discarding the last card (R35, R37)
     taken = s.taken

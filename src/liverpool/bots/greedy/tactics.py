@@ -37,7 +37,7 @@ class Tactics:
         self.pts = tuple(rules.points(r) for r in range(14))
         self.set_min = rules.set_min
         self.set_cap = rules.set_min - rules.set_min_naturals  # wild cards a minimal set may hold (R18)
-        self.set_distinct = rules.set_distinct_suits
+        self.set_distinct = bool(rules.set_distinct_suits)  # at going down ("laydown" too)
         self.set_max = rules.set_max if rules.set_max is not None else 99
         self.sets_distinct = rules.sets_distinct_ranks
         self.run_min = length = rules.run_min

@@ -81,7 +81,8 @@ def option_fields(preset: str) -> list[dict[str, Any]]:
         out.append(
             {
                 "name": f.name,
-                "value": values[f.name],
+                # to_dict() leaves out the house-rule variants still at their default (rules.VARIANT_OPTIONS)
+                "value": values[f.name] if f.name in values else getattr(rules, f.name),
                 "type": kind,
                 "choices": choices,
                 "rule": rule.group(1) if rule else None,

@@ -108,6 +108,9 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             EnvLogger.error_observe_before_reset()
         return self.env.observe(agent)  # type: ignore[no-any-return]
 
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's own wrapper prints: the environment's name
+
     def agent_iter(self, max_iter: int = 2**63) -> _OrderEnforcingIterable:
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()

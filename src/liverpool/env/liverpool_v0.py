@@ -25,6 +25,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from ..actions import (
     Action,
@@ -59,7 +61,60 @@ _CLEAR = "clear"
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
     """The environment wrapped as PettingZoo's classic games are (order enforcing)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return _OrderEnforcing(raw_env(**kwargs))
+
+
+class _OrderEnforcingIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-enforcing iterator, reading the wrapped environment directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return inner.agent_selection  # type: ignore[no-any-return]
+
+
+class _OrderEnforcingIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _OrderEnforcingIterator:
+        return _OrderEnforcingIterator(self.env, self.max_iter)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, whose hot calls (``last``,
+    ``step``, ``observe``, ``agent_iter``) reach the wrapped environment directly instead of
+    through the wrapper's ``__getattr__`` for every attribute."""
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | None:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.observe(agent)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's own wrapper prints: the environment's name
+
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderEnforcingIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderEnforcingIterable(self, max_iter)
 
 
 def _rules_of(rules: str | RuleSet) -> RuleSet:
@@ -166,12 +221,12 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         """_rel[me][q]: seat q as seen from me (0 = me)."""
         self._order = [[(me + k) % players for k in range(players)] for me in range(players)]
         """_order[me][k]: the seat k places clockwise from me."""
-        self._scalar_idx = np.array(
-            [o[name][0] + k for name in ("hand_sizes", "down", "buys_used", "scores") for k in range(players)]
-            + [o["flags"][0] + k for k in range(8)]
-            + [o["contract"][0] + k for k in range(4)],
-            np.intp,
-        )
+        self._o_mid = (o["hand_sizes"][0], o["contract"][1])
+        """The contiguous part from ``hand_sizes`` to ``contract``: built as one list, set at once."""
+        assert o["current"][0] == o["scores"][1] and o["phase"][0] == o["buy_requests"][1]
+        assert o["flags"][0] == o["phase"][1] and o["deal"][0] == o["flags"][1] and o["contract"][0] == o["deal"][1]
+        self._deals = olay.deals
+        self._blank = np.zeros(olay.size, np.float32)
         self.game: Game | None = None
 
     # ------------------------------------------------------------------ spaces
@@ -200,7 +255,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self._taken_deal = -1
         self._taken_seen = 0
         self._taken = np.zeros(self.n * NTYPES, np.float32)
-        self._hand_cache: list[tuple[list[str], np.ndarray]] = [([""], np.zeros(NTYPES))] * self.n
+        self._hand_cache: list[tuple[list[str], np.ndarray]] = [([""], np.zeros(NTYPES, np.float32))] * self.n
         self._owners: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._pile_names: list[str] = []
         self._pile_counts = np.zeros(NTYPES, np.float32)
@@ -265,14 +320,23 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         picked = self._picked
         if not picked:
             of_type = self._index_of
+            singles = self._singles
+            discard = self._i_discard
+            types = CARD_TYPE
+            setdefault = choice.setdefault  # ties: the first listed wins (none are known to occur)
             for a in legal:
-                f = of_type[type(a)]
-                if f is None:  # a Meld
-                    melds.append(a)  # type: ignore[arg-type]
+                t = type(a)
+                if t is Discard:  # the common cases first, without a call
+                    setdefault(discard + types[a.card], a)  # type: ignore[attr-defined]
                     continue
-                i = f(a)
-                if i not in choice:  # ties: the first listed wins (none are known to occur)
-                    choice[i] = a
+                i = singles.get(t)
+                if i is None:
+                    f = of_type[t]
+                    if f is None:  # a Meld
+                        melds.append(a)  # type: ignore[arg-type]
+                        continue
+                    i = f(a)
+                setdefault(i, a)
         else:
             melds = [a for a in legal if isinstance(a, Meld)]
             choice[self._i_clear] = _CLEAR
@@ -480,19 +544,18 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         n = self.n
         me = view["player"]
         types = NAME_TYPE
-        out = np.zeros(self.obs_layout.size, np.float32)
+        out = self._blank.copy()
         # the hand's counts, kept per seat while the hand is the same
         hand = view["hand"]
         cached = self._hand_cache[me]
         if cached[0] != hand:
-            cached = self._hand_cache[me] = (hand, np.bincount([types[c] for c in hand], minlength=NTYPES))
+            counts = np.bincount([types[c] for c in hand], minlength=NTYPES).astype(np.float32)
+            cached = self._hand_cache[me] = (hand, counts)
         a = self._o_hand
         out[a : a + NTYPES] = cached[1]
-        ones: list[int] = []  # one-hot positions (each at most once)
-        add = ones.append
         pile = view["discard_pile"]
         if pile:
-            add(self._o_top + types[pile[-1]])
+            out[self._o_top + types[pile[-1]]] = 1
             known = self._pile_names
             if pile != known:
                 counts = self._pile_counts
@@ -532,21 +595,10 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             out[a + split : a + n * NTYPES] = self._taken[: me * NTYPES]
         card = view["must_meld"]
         if card is not None:
-            add(self._o_must + types[card])
+            out[self._o_must + types[card]] = 1
         card = view["taken_from_discard"]
         if card is not None:
-            add(self._o_taken_now + types[card])
-        rel = self._rel[me]
-        add(self._o_current + rel[view["current"]])
-        if view["discarder"] is not None:
-            add(self._o_discarder + rel[view["discarder"]])
-        base = self._o_passed
-        ones += [base + rel[q] for q in view["passed"]]
-        base = self._o_requests
-        ones += [base + rel[q] for q in view["buy_requests"]]
-        add(self._o_phase + _PHASES[view["phase"]])
-        add(self._o_deal + deal - 1)
-        out[ones] = 1
+            out[self._o_taken_now + types[card]] = 1
         # counts that may repeat a card (rare: a begun lay-down, picked cards)
         staged = view["staged"]
         if staged:
@@ -558,14 +610,25 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             base = self._o_picked
             for t in picked:
                 out[base + t] += 1
-        # scalars, at the positions of _scalar_idx
+        # hand_sizes .. contract, one contiguous part: scalars and one-hots in one list
+        rel = self._rel[me]
         hand_sizes, down, buys, scores = view["hand_sizes"], view["down"], view["buys_used"], view["scores"]
+        mid = hand_sizes[me:] + hand_sizes[:me]
+        mid += down[me:] + down[:me]
+        mid += buys[me:] + buys[:me]
+        mid += scores[me:] + scores[:me]
+        onehots = [0] * (4 * n + 4)  # current, discarder, passed, buy_requests, phase
+        onehots[rel[view["current"]]] = 1
+        if view["discarder"] is not None:
+            onehots[n + rel[view["discarder"]]] = 1
+        for q in view["passed"]:
+            onehots[2 * n + rel[q]] = 1
+        for q in view["buy_requests"]:
+            onehots[3 * n + rel[q]] = 1
+        onehots[4 * n + _PHASES[view["phase"]]] = 1
+        mid += onehots
         c = view["contract"]
-        values = hand_sizes[me:] + hand_sizes[:me]
-        values += down[me:] + down[:me]
-        values += buys[me:] + buys[:me]
-        values += scores[me:] + scores[:me]
-        values += (
+        mid += (
             view["buy_window"],
             view["call_window"],
             view["fresh_discard"],
@@ -574,12 +637,13 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             view["stock_size"],
             view["rebuilds"],
             view["deck_size"],
-            c["sets"],
-            c["runs"],
-            c["cards"],
-            c["whole_hand"],
         )
-        out[self._scalar_idx] = values
+        deals = [0] * self._deals
+        deals[deal - 1] = 1
+        mid += deals
+        mid += (c["sets"], c["runs"], c["cards"], c["whole_hand"])
+        a, b = self._o_mid
+        out[a:b] = np.fromiter(mid, np.float32, b - a)  # faster than from the list itself
         melds = view["melds"]
         if melds:
             block = self._melds_block

@@ -173,7 +173,7 @@ def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(t
         deal = h.game.deal
         lefts: list[Any] = []
         while len(lefts) < 3:
-            _advance(h, lambda g: bool(g.legal_actions(asker)) and g.version != version)
+            _advance(h, lambda g, v=version: bool(g.legal_actions(asker)) and g.version != v)
             assert h.game.deal == deal
             version = h.game.version
             answer = _ask(sock, version)
@@ -238,3 +238,37 @@ def test_bad_hints_options_and_messages_are_refused(tmp_path: Path) -> None:
             sock.send(message)
             err = sock.expect("error")
             assert err["code"] == "malformed" and "hint" in err["reason"]
+
+
+def test_a_store_of_before_the_hints_migrates_and_its_tables_get_the_default(tmp_path: Path) -> None:
+    """Migration 0002 down to 0001 (the store as issue 11 made it) and up again on the next start:
+    the tables are kept, with the default ``hints`` (3); the reviews table is made again."""
+    import sqlite3
+
+    import sqlalchemy as sa
+
+    from liverpool.server.store import _MIGRATIONS
+
+    settings = server_settings(tmp_path, **FAST)
+    with running(settings) as (client, _):
+        made = client.post("/api/tables", json={"players": 2, "name": "Ana", "hints": "unlimited"}).json()
+    from alembic import command
+    from alembic.config import Config
+
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'liverpool.db'}")
+    with engine.begin() as conn:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(_MIGRATIONS))
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0001")
+    engine.dispose()
+    db = sqlite3.connect(tmp_path / "liverpool.db")
+    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0001"
+    assert "hints" not in {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+    db.close()
+    with running(settings) as (client, _):
+        info = client.get(f"/api/tables/{made['table_id']}").json()
+        assert info["status"] == "waiting" and info["hints"] == 3
+    db = sqlite3.connect(tmp_path / "liverpool.db")
+    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0002"
+    assert db.execute("SELECT count(*) FROM reviews").fetchone()[0] == 0

@@ -143,7 +143,7 @@ def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(t
         assert client.get(f"/api/tables/{h.table_id}").json()["hints"] == 3
         asker = h.game.current
         sock = h.socks[asker]
-        assert sock.state is not None
+        assert sock.state is not None and sock.state["hints_left"] == 3
         version = h.game.version
         legal = h.game.legal_actions(asker)
         msg = _ask(sock, version)
@@ -176,6 +176,7 @@ def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(t
             _advance(h, lambda g, v=version: bool(g.legal_actions(asker)) and g.version != v)
             assert h.game.deal == deal
             version = h.game.version
+            assert sock.state is not None and sock.state["hints_left"] == 3 - min(3, 1 + len(lefts))
             answer = _ask(sock, version)
             lefts.append(answer["left"] if answer["type"] == "hint" else answer["code"])
         assert lefts == [1, 0, "no_hints_left"]
@@ -195,6 +196,8 @@ def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(t
         asked = h.game.version
         _advance(h, lambda g: bool(g.legal_actions(asker)) and g.version != asked)
         assert h.game.deal == deal + 1
+        state = h.socks[asker].state
+        assert state is not None and state["hints_left"] == 2
         answer = _ask(h.socks[asker], h.game.version)
         assert answer["type"] == "hint" and answer["left"] == 1
 
@@ -204,6 +207,7 @@ def test_hints_off_and_unlimited(tmp_path: Path) -> None:
     with running(server_settings(tmp_path, game_seed=seed, **FAST)) as (client, stack):
         h = Harness(client, stack, seed, players=2, hints="off")
         assert client.get(f"/api/tables/{h.table_id}").json()["hints"] == "off"
+        assert all(s.state is not None and s.state["hints_left"] == 0 for s in h.socks)
         sock = h.socks[h.game.current]
         answer = _ask(sock, h.game.version)
         assert answer["type"] == "error" and answer["code"] == "hints_off"

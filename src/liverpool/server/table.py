@@ -419,6 +419,7 @@ class Table:
                     "events": [],
                     "last": None,
                     "buy_deadline": None,
+                    "hints_left": self.hints_left(self.seats[conn.seat]),
                 }
             )
         enc = self._encoded_events()
@@ -444,6 +445,7 @@ class Table:
             "table": info,
             "last": self._last,
             "buy_deadline": self._buy_deadline(),
+            "hints_left": self.hints_left(self.seats[conn.seat]),
         }
         return _dumps(head)[:-1] + ',"view":' + view_text + ',"events":' + events_text + "," + _dumps(tail)[1:]
 

@@ -13,6 +13,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
+from liverpool.actions import Pass
 from liverpool.analysis import Budget, review
 from liverpool.bots import get
 from liverpool.server.advice import hint_answer, review_answer
@@ -135,6 +136,24 @@ def _advance(h: Harness, until: Any) -> None:
     raise AssertionError("never reached")
 
 
+def _next_decision(h: Harness, seat: int) -> None:
+    """Play on until ``seat`` has a new decision: a move other than a buy or a pass was made
+    since (versions that differ by buys and passes only are one decision), and it may act."""
+    bots = [get("greedy", seed=p) for p in range(h.game.players)]
+    from liverpool.actions import Buy
+    from liverpool.driver import next_to_act
+
+    moved = False
+    for _ in range(5000):
+        if moved and h.game.legal_actions(seat):
+            return
+        who, legal = next_to_act(h.game)
+        action = bots[who].act(h.game.view(who), legal)
+        h.play(action)
+        moved = moved or not isinstance(action, Buy | Pass)
+    raise AssertionError("never reached")
+
+
 def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(tmp_path: Path) -> None:
     seed = 4
     settings = server_settings(tmp_path, game_seed=seed, **FAST)
@@ -173,7 +192,7 @@ def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(t
         deal = h.game.deal
         lefts: list[Any] = []
         while len(lefts) < 3:
-            _advance(h, lambda g, v=version: bool(g.legal_actions(asker)) and g.version != v)
+            _next_decision(h, asker)
             assert h.game.deal == deal
             version = h.game.version
             assert sock.state is not None and sock.state["hints_left"] == 3 - min(3, 1 + len(lefts))
@@ -193,8 +212,7 @@ def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(t
     with running(settings) as (client, stack):
         h = Harness.resume(client, stack, table_id, tokens, game)
         assert client.get(f"/api/tables/{table_id}").json()["hints"] == 3
-        asked = h.game.version
-        _advance(h, lambda g: bool(g.legal_actions(asker)) and g.version != asked)
+        _next_decision(h, asker)
         assert h.game.deal == deal + 1
         state = h.socks[asker].state
         assert state is not None and state["hints_left"] == 2
@@ -216,10 +234,19 @@ def test_hints_off_and_unlimited(tmp_path: Path) -> None:
     with running(server_settings(tmp_path / "u", game_seed=seed, **FAST)) as (client, stack):
         h = Harness(client, stack, seed, players=2, hints="unlimited")
         asker = h.game.current
+        # a hint asked for a version that differs from the current one by another seat's pass
+        # only is the same decision: answered for the current version
+        _advance(
+            h, lambda g: g.phase == "draw" and any(Pass(q) in g.legal_actions(q) for q in range(2) if q != g.current)
+        )
+        asker = h.game.current
+        h.play(Pass(1 - asker))
+        answer = _ask(h.socks[asker], h.game.version - 1)
+        assert answer["type"] == "hint" and answer["version"] == h.game.version and answer["left"] is None
         for _ in range(5):
             answer = _ask(h.socks[asker], h.game.version)
             assert answer["type"] == "hint" and answer["left"] is None
-            _advance(h, lambda g, v=h.game.version: bool(g.legal_actions(asker)) and g.version != v)
+            _next_decision(h, asker)
 
 
 def test_bad_hints_options_and_messages_are_refused(tmp_path: Path) -> None:

@@ -180,7 +180,7 @@ class Seat:
     hints_deal: int | None = None  # the deal ``hints_used`` counts in
     hints_used: int = 0
     hint_pending: int | None = None  # the version a hint is being computed for
-    last_hint: tuple[int, dict[str, Any]] | None = None  # the last hint: (version, message)
+    last_hint: tuple[int, Action, dict[str, Any]] | None = None  # the last hint: (decision, action, answer)
 
     @property
     def claimed(self) -> bool:
@@ -597,14 +597,20 @@ class Table:
     async def _hint(self, conn: Connection, msg: HintMessage) -> None:
         """A hint for ``conn``'s seat at ``msg.version``: from that seat's view and legal list
         only, computed in a worker process, sent to that socket only. The count of the deal is
-        taken when the hint is asked for and given back when it cannot be answered."""
+        taken when the hint is asked for and given back when it cannot be answered.
+
+        A decision is the same over versions that differ only by other seats' buys and passes
+        (as for ``act``): a hint asked for an earlier such version is made for the current one,
+        and one made before such versions is answered for the current version when its action is
+        still legal."""
         seat = self.seats[conn.seat]
         try:
             async with self.lock:
                 g = self._playing()
                 if self.hint_limit == 0:
                     raise ProtocolError("hints_off", "hints are off at this table")
-                if msg.version != g.version:
+                decision = self._stable_from
+                if not decision <= msg.version <= g.version:
                     raise ProtocolError(
                         "stale", f"version {msg.version} is not the current one ({g.version}): ask again"
                     )
@@ -613,19 +619,20 @@ class Table:
                     raise ProtocolError(
                         "not_your_decision", f"there is no decision of yours now ({self.names[g.current]} is playing)"
                     )
-                if seat.last_hint is not None and seat.last_hint[0] == g.version:
-                    conn.send(seat.last_hint[1])  # asked again: the same hint, not counted twice
+                if seat.last_hint is not None and seat.last_hint[0] == decision and seat.last_hint[1] in legal:
+                    # asked again for the same decision: the same hint, not counted twice
+                    conn.send(self._hint_message(seat.last_hint[1], seat.last_hint[2], legal, seat))
                     return
-                if seat.hint_pending == g.version:
+                if seat.hint_pending == decision:
                     return  # being computed: the answer goes to this seat's socket
                 left = self.hints_left(seat)
                 if left == 0:
                     raise ProtocolError("no_hints_left", f"no hints left in this deal (the table allows {self.hints})")
-                deal, version = g.deal, g.version
+                deal = g.deal
                 before = (seat.hints_deal, seat.hints_used)
                 seat.hints_used = (seat.hints_used if seat.hints_deal == deal else 0) + 1
                 seat.hints_deal = deal
-                seat.hint_pending = version
+                seat.hint_pending = decision
                 view = g.view(seat.index)
             settings = self.settings
             try:
@@ -636,8 +643,11 @@ class Table:
                 log.exception("table %s: the hint of seat %d failed", self.id, seat.index)
                 found = None
             async with self.lock:
-                seat.hint_pending = None
-                if self.game is not g or g.version != version or found is None:
+                if seat.hint_pending == decision:
+                    seat.hint_pending = None
+                action = None if found is None else legal[found["index"]]
+                now_legal = g.legal_actions(seat.index) if self.game is g and not g.is_over else []
+                if found is None or action is None or self._stable_from != decision or action not in now_legal:
                     seat.hints_deal, seat.hints_used = before  # not answered: not counted
                     if found is None:
                         raise ProtocolError("hint_failed", "the hint could not be computed; ask again")
@@ -645,18 +655,23 @@ class Table:
                 await self.store.update_seat(
                     self.id, seat.index, hints_deal=seat.hints_deal, hints_used=seat.hints_used
                 )
-                answer = {
-                    "type": "hint",
-                    "version": version,
-                    "action": f"a{found['index']}",
-                    "text": found["text"],
-                    "cards": found["cards"],
-                    "left": self.hints_left(seat),
-                }
-                seat.last_hint = (version, answer)
-                conn.send(answer)
+                seat.last_hint = (decision, action, found)
+                conn.send(self._hint_message(action, found, now_legal, seat))
         except ProtocolError as exc:
             conn.error(exc.code, exc.reason)
+
+    def _hint_message(self, action: Action, found: dict[str, Any], legal: list[Action], seat: Seat) -> dict[str, Any]:
+        """The ``hint`` message: the suggested action by its id in ``legal`` (the current list)."""
+        g = self.game
+        assert g is not None
+        return {
+            "type": "hint",
+            "version": g.version,
+            "action": f"a{legal.index(action)}",
+            "text": found["text"],
+            "cards": found["cards"],
+            "left": self.hints_left(seat),
+        }
 
     def _check(self, conn: Connection, msg: CheckMessage) -> None:
         g = self.game

@@ -222,8 +222,9 @@ def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(t
 
 def test_hints_off_and_unlimited(tmp_path: Path) -> None:
     seed = 4
-    with running(server_settings(tmp_path, game_seed=seed, **FAST)) as (client, stack):
+    with running(server_settings(tmp_path, game_seed=seed, warm_hints=True, **FAST)) as (client, stack):
         h = Harness(client, stack, seed, players=2, hints="off")
+        assert client.app.state.lobby().hint_workers._pool is None  # type: ignore[attr-defined]  # no hints: not started
         assert client.get(f"/api/tables/{h.table_id}").json()["hints"] == "off"
         assert all(s.state is not None and s.state["hints_left"] == 0 for s in h.socks)
         sock = h.socks[h.game.current]
@@ -231,8 +232,9 @@ def test_hints_off_and_unlimited(tmp_path: Path) -> None:
         assert answer["type"] == "error" and answer["code"] == "hints_off"
         assert all(m["type"] != "hint" for s in h.socks for m in s.log)
     (tmp_path / "u").mkdir()
-    with running(server_settings(tmp_path / "u", game_seed=seed, **FAST)) as (client, stack):
+    with running(server_settings(tmp_path / "u", game_seed=seed, warm_hints=True, **FAST)) as (client, stack):
         h = Harness(client, stack, seed, players=2, hints="unlimited")
+        assert client.app.state.lobby().hint_workers._pool is not None  # type: ignore[attr-defined]  # started with the table
         asker = h.game.current
         # a hint asked for a version that differs from the current one by another seat's pass
         # only is the same decision: answered for the current version

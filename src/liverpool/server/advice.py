@@ -39,6 +39,10 @@ def hint_answer(view: dict[str, Any], legal: Sequence[Action], samples: int, see
     return {"index": list(legal).index(found.action), "text": found.reason, "cards": data.get("cards", [])}
 
 
+def _ready() -> bool:
+    return True
+
+
 class Workers:
     """A lazily started process pool of ``size`` workers (``spawn``: no fork of a process that
     runs threads). ``size`` 0 runs the jobs in a thread of this process instead (off the event
@@ -59,6 +63,13 @@ class Workers:
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker; the event loop goes on meanwhile."""
         return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+
+    def warm(self) -> None:
+        """Start a worker now (a process takes a second or more to start and import the
+        analysis), so the first job need not wait for it."""
+        pool = self._executor()
+        if pool is not None:
+            pool.submit(_ready)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -69,3 +69,6 @@ class Settings:
     """Worker processes computing hints (0: a thread of the server's process)."""
     review_workers: int = 1
     """Worker processes computing reviews (0: a thread of the server's process)."""
+    warm_hints: bool = True
+    """Start the hint worker when a table with hints starts (not at the first hint: a process
+    takes a second or more to start)."""

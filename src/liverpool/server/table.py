@@ -317,6 +317,8 @@ class Table:
             await self.store.update_table(self.id, status="playing", seed=seed, started_at=time.time())
             self._begin(game)
             self._broadcast()
+        if self.hint_limit != 0 and self.settings.warm_hints:
+            self.lobby.hint_workers.warm()
         self._start_pump()
 
     def _begin(self, game: Game) -> None:
@@ -338,6 +340,8 @@ class Table:
         """Continue a game rebuilt from the store (after a restart)."""
         self._begin(game)
         if not game.is_over:
+            if self.hint_limit != 0 and self.settings.warm_hints:
+                self.lobby.hint_workers.warm()
             self._start_pump()
 
     def _start_pump(self) -> None:

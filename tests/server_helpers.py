@@ -48,6 +48,7 @@ def server_settings(tmp_path: Path, game_seed: int = 1, **options: Any) -> Setti
         "rest_rate": 100_000.0,
         "rest_burst": 100_000,
         "seeds": seeds_from(game_seed),
+        "warm_hints": False,  # no hint worker process for every table of the tests
     }
     return Settings(**(base | options))
 

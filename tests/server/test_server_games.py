@@ -121,6 +121,7 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
             "table",
             "last",
             "buy_deadline",
+            "hints_left",
         }
     assert states > 100
     assert sent_events == normal(games[-1].events)

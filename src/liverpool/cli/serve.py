@@ -26,12 +26,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         burst=max(40, int(2 * args.rate)),
         rest_rate=args.rest_rate,
         rest_burst=max(60, int(2 * args.rest_rate)),
+        hint_samples=args.hint_samples,
+        review_samples=args.review_samples,
+        review_max_samples=max(64, args.review_samples),
+        review_workers=args.review_workers,
     )
     app = create_app(settings)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Liverpool server: open http://{shown}:{args.port}/ (lobby API at /docs; store {args.database})")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=4 * 64 * 1024)
     return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,5 +72,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--public-url", default=None, help="base of invite links, e.g. https://cards.example.org")
     p.add_argument("--rate", type=float, default=20.0, help="messages per second a socket may send (on average)")
     p.add_argument("--rest-rate", type=float, default=5.0, help="lobby requests per second per client address")
+    p.add_argument(
+        "--hint-samples", type=_positive, default=24, help="samples of the hidden cards behind a hint (default 24)"
+    )
+    p.add_argument(
+        "--review-samples",
+        type=_positive,
+        default=24,
+        help="samples per decision of a game review when the request names none (default 24)",
+    )
+    p.add_argument(
+        "--review-workers", type=_positive, default=1, help="worker processes computing game reviews (default 1)"
+    )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(func=_cmd_serve)

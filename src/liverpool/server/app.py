@@ -196,6 +196,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             seats=[SeatSpec(kind="human")] + [SeatSpec(kind="bot", bot=body.bot)] * 3,
             name=body.name,
             bot_delay=body.bot_delay,
+            hints=body.hints,
         )
         table, token = await lobby().create(spec)
         await table.start(token)
@@ -237,6 +238,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """A finished game as frames, every hand after every action (the browser's replay page)."""
         record = await lobby().record(table_id)
         return {"frames": await asyncio.to_thread(replay_frames, record)}
+
+    @app.get("/api/tables/{table_id}/review/{seat}", tags=["records"])
+    async def review(table_id: str, seat: int, samples: int | None = None) -> dict[str, Any]:
+        """The review of one seat's decisions in a finished game (``liverpool.analysis.review``,
+        ``?samples=`` per decision, a fixed seed): each decision's verdict, the best action found
+        and the points lost, and the summary. Computed in a worker process the first time, then
+        read from the store. 409 before the game's end, 404 for an unknown table or seat."""
+        return await lobby().review(table_id, seat, samples)
 
     @app.get("/api/players/{name}/history", tags=["records"])
     async def history(name: str, limit: int = 50) -> dict[str, Any]:

@@ -57,3 +57,18 @@ class Settings:
     """The browser client's files (default: :func:`default_static_dir`)."""
     rebuild: bool = True
     """Rebuild the unfinished tables of the store on start."""
+    hint_samples: int = 24
+    """Samples of the hidden cards behind a hint (``liverpool.analysis`` budget; 0.1 s or so each)."""
+    review_samples: int = 24
+    """Samples per decision of a review when the request names none (``?samples=``)."""
+    review_max_samples: int = 64
+    """The most samples per decision a review request may ask for."""
+    analysis_seed: int = 0
+    """The seed of hints and reviews: fixed, so a cached review equals a fresh one."""
+    hint_workers: int = 1
+    """Worker processes computing hints (0: a thread of the server's process)."""
+    review_workers: int = 1
+    """Worker processes computing reviews (0: a thread of the server's process)."""
+    warm_hints: bool = True
+    """Start the hint worker when a table with hints starts (not at the first hint: a process
+    takes a second or more to start)."""

@@ -19,10 +19,11 @@ from .. import rules as rules_module
 from ..bots import names as bot_names
 from ..game import Game
 from ..rules import PRESETS, RuleSet
+from .advice import Workers, review_answer
 from .config import Settings
 from .protocol import CreateTable, SeatSpec
 from .store import Store
-from .table import LobbyError, Seat, Table, hash_token, new_token
+from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_to_store, new_token
 
 __all__ = ["Lobby", "option_fields", "rules_for"]
 
@@ -133,6 +134,10 @@ class Lobby:
         self.store = store
         self.tables: dict[str, Table] = {}
         self._rest_buckets: dict[str, tuple[float, float]] = {}
+        self.hint_workers = Workers(settings.hint_workers, "hints")
+        self.review_workers = Workers(settings.review_workers, "reviews")
+        self._reviewing: dict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = {}
+        self.reviews_computed = 0
 
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -194,6 +199,7 @@ class Lobby:
                 "bot_delay": bot_delay,
                 "status": "waiting",
                 "rematch_of": rematch_of,
+                "hints": hints_to_store(spec.hints),
             },
             [
                 {"seat": s.index, "name": s.name, "kind": s.kind, "bot": s.bot, "token_hash": s.token_hash}
@@ -212,6 +218,7 @@ class Lobby:
             bot_delay,
             created,
             rematch_of,
+            hints=spec.hints,
         )
         seats[0].disconnected_at = asyncio.get_running_loop().time()
         self.tables[table_id] = table
@@ -237,6 +244,7 @@ class Lobby:
                     timer=table.timer,
                     name=table.seats[0].name or "Player",
                     bot_delay=table.bot_delay,
+                    hints=table.hints,
                 )
                 new, first = await self.create(spec, rematch_of=table.id)
                 tokens = {0: first}
@@ -268,7 +276,15 @@ class Lobby:
             try:
                 rules = RuleSet.from_dict(row["rules"])
                 seats = [
-                    Seat(s["seat"], s["kind"], bot=s["bot"], name=s["name"], token_hash=s["token_hash"])
+                    Seat(
+                        s["seat"],
+                        s["kind"],
+                        bot=s["bot"],
+                        name=s["name"],
+                        token_hash=s["token_hash"],
+                        hints_deal=s["hints_deal"],
+                        hints_used=s["hints_used"] or 0,
+                    )
                     for s in seat_rows
                 ]
                 table = Table(
@@ -283,6 +299,7 @@ class Lobby:
                     row["bot_delay"] if row["bot_delay"] is not None else self.settings.bot_delay,
                     row["created_at"],
                     row["rematch_of"],
+                    hints=hints_from_store(row["hints"]),
                 )
                 now = asyncio.get_running_loop().time()
                 for s in seats:
@@ -332,6 +349,47 @@ class Lobby:
             "events": game.events,
         }
 
+    async def review(self, table_id: str, seat: int, samples: int | None = None) -> dict[str, Any]:
+        """The review of ``seat``'s decisions in a finished game, with ``samples`` per decision:
+        from the store when made before, else computed in a worker process and kept. 404 for an
+        unknown table or seat, 409 before the game's end, 422 for a sample count out of range."""
+        settings = self.settings
+        samples = settings.review_samples if samples is None else samples
+        if not 1 <= samples <= settings.review_max_samples:
+            raise LobbyError(422, f"samples must be 1 to {settings.review_max_samples}, got {samples}")
+        loaded = await self.store.load_table(table_id)
+        if loaded is None:
+            raise LobbyError(404, f"no table {table_id!r}")
+        row, _seat_rows, actions = loaded
+        if not 0 <= seat < row["players"]:
+            raise LobbyError(404, f"no seat {seat}: the seats are 0 to {row['players'] - 1}")
+        if row["status"] != "over":
+            raise LobbyError(409, "the game is not over: a review is made of a finished game")
+        seed = settings.analysis_seed
+        answer = {"table_id": table_id, "seat": seat, "samples": samples, "seed": seed}
+        cached = await self.store.load_review(table_id, seat, samples, seed)
+        if cached is not None:
+            return answer | {"cached": True, "review": cached}
+        key = (table_id, seat, samples, seed)
+        pending = self._reviewing.get(key)
+        if pending is None:  # the first request computes it; others at the same time wait for it
+            record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": actions}
+            pending = asyncio.ensure_future(self._compute_review(key, record))
+            self._reviewing[key] = pending
+            pending.add_done_callback(lambda _f: self._reviewing.pop(key, None))
+        result = await asyncio.shield(pending)
+        return answer | {"cached": False, "review": result}
+
+    async def _compute_review(self, key: tuple[str, int, int, int], record: dict[str, Any]) -> dict[str, Any]:
+        table_id, seat, samples, seed = key
+        started = time.perf_counter()
+        result = await self.review_workers.run(review_answer, record, seat, samples, seed)
+        self.reviews_computed += 1
+        await self.store.save_review(table_id, seat, samples, seed, result, time.perf_counter() - started)
+        return result
+
     async def close(self) -> None:
         for table in self.tables.values():
             await table.stop()
+        self.hint_workers.close()
+        self.review_workers.close()

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
     "ERROR_CODES",
+    "HINT_CHOICES",
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "ActMessage",
@@ -21,6 +22,8 @@ __all__ = [
     "CheckMessage",
     "ClientMessage",
     "CreateTable",
+    "HintMessage",
+    "HintOption",
     "JoinTable",
     "MeldMessage",
     "MeldSpec",
@@ -47,7 +50,16 @@ ERROR_CODES = (
     "illegal",
     "not_started",
     "game_over",
+    "hints_off",
+    "no_hints_left",
+    "not_your_decision",
+    "hint_failed",
 )
+
+HINT_CHOICES: tuple[str | int, ...] = ("off", 3, "unlimited")
+"""The values of a table's ``hints`` option: none, 3 per deal per seat (the default), no limit."""
+
+HintOption = Literal["off", 3, "unlimited"]
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 
@@ -81,12 +93,14 @@ class CreateTable(_Strict):
     timer: float | None = Field(default=None, gt=0, le=3600, description="seconds per decision, or null for no timer")
     name: Name = "Player"
     bot_delay: float | None = Field(default=None, ge=0, le=10, description="seconds a bot waits before acting")
+    hints: HintOption = Field(default=3, description='hints per seat and deal: "off", 3 or "unlimited"')
 
 
 class QuickPlay(_Strict):
     name: Name = "Player"
     bot: str = "medium"
     bot_delay: float | None = Field(default=None, ge=0, le=10)
+    hints: HintOption = 3
 
 
 class JoinTable(_Strict):
@@ -135,10 +149,17 @@ class AutoplayMessage(_Strict):
     on: bool = True
 
 
-AnyClientMessage = ActMessage | MeldMessage | CheckMessage | PingMessage | AutoplayMessage
+class HintMessage(_Strict):
+    """Ask for a hint for this seat's decision at ``version`` (answered to this seat only)."""
+
+    type: Literal["hint"]
+    version: int
+
+
+AnyClientMessage = ActMessage | MeldMessage | CheckMessage | PingMessage | AutoplayMessage | HintMessage
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
-_TYPES = ("act", "meld", "check", "ping", "autoplay")
+_TYPES = ("act", "meld", "check", "ping", "autoplay", "hint")
 
 
 def _first_error(exc: ValidationError) -> str:

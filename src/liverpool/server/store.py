@@ -24,7 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["Store", "TableRow", "actions", "async_url", "metadata", "seats", "tables"]
+__all__ = ["Store", "TableRow", "actions", "async_url", "metadata", "reviews", "seats", "tables"]
 
 metadata = sa.MetaData()
 
@@ -46,6 +46,7 @@ tables = sa.Table(
     sa.Column("scores", sa.JSON, nullable=True),
     sa.Column("winners", sa.JSON, nullable=True),
     sa.Column("rematch_of", sa.String(32), nullable=True),
+    sa.Column("hints", sa.String(16), nullable=True),  # "off", "3", "unlimited" (null: the default, 3)
     sa.Index("ix_tables_status", "status"),
 )
 
@@ -58,6 +59,8 @@ seats = sa.Table(
     sa.Column("kind", sa.String(8), nullable=False),
     sa.Column("bot", sa.String(64), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("hints_deal", sa.Integer, nullable=True),  # the deal of ``hints_used``
+    sa.Column("hints_used", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_seats_name", "name"),
 )
 
@@ -71,6 +74,19 @@ actions = sa.Table(
     sa.Column("source", sa.String(8), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
 )
+
+reviews = sa.Table(
+    "reviews",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("samples", sa.Integer, primary_key=True),
+    sa.Column("seed", sa.Integer, primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("seconds", sa.Float, nullable=False),
+    sa.Column("review", sa.JSON, nullable=False),
+)
+"""Reviews of finished games (``GET /api/tables/{id}/review/{seat}``), by their budget."""
 
 TableRow = dict[str, Any]
 T = TypeVar("T")
@@ -289,6 +305,34 @@ class Store:
             return dict(row), [dict(s) for s in seat_rows], list(acts)
 
         result: tuple[TableRow, list[TableRow], list[dict[str, Any]]] | None = await self._run(job)
+        return result
+
+    async def save_review(
+        self, table_id: str, seat: int, samples: int, seed: int, review: dict[str, Any], seconds: float
+    ) -> None:
+        """Keep a finished game's review (a second one of the same budget replaces it)."""
+        key = {"table_id": table_id, "seat": seat, "samples": samples, "seed": seed}
+
+        async def job(c: AsyncConnection) -> None:
+            await c.execute(reviews.delete().where(*(getattr(reviews.c, k) == v for k, v in key.items())))
+            await c.execute(reviews.insert().values(**key, created_at=time.time(), seconds=seconds, review=review))
+
+        await self._run(job)
+
+    async def load_review(self, table_id: str, seat: int, samples: int, seed: int) -> dict[str, Any] | None:
+        """A review kept by :meth:`save_review`, or None."""
+
+        async def job(c: AsyncConnection) -> dict[str, Any] | None:
+            q = sa.select(reviews.c.review).where(
+                reviews.c.table_id == table_id,
+                reviews.c.seat == seat,
+                reviews.c.samples == samples,
+                reviews.c.seed == seed,
+            )
+            found: dict[str, Any] | None = (await c.execute(q)).scalar_one_or_none()
+            return found
+
+        result: dict[str, Any] | None = await self._run(job)
         return result
 
     async def unfinished(self) -> list[str]:

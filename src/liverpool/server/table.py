@@ -28,11 +28,14 @@ from ..describe import describe_action, describe_event
 from ..driver import next_to_act
 from ..game import Game, IllegalAction
 from ..rules import RuleSet
+from .advice import hint_answer
 from .protocol import (
     PROTOCOL_VERSION,
     ActMessage,
     AutoplayMessage,
     CheckMessage,
+    HintMessage,
+    HintOption,
     MeldMessage,
     PingMessage,
     ProtocolError,
@@ -44,7 +47,17 @@ if TYPE_CHECKING:
 
     from .lobby import Lobby
 
-__all__ = ["Connection", "LobbyError", "Seat", "Table", "hash_token", "new_token"]
+__all__ = [
+    "Connection",
+    "LobbyError",
+    "Seat",
+    "Table",
+    "hash_token",
+    "hint_limit",
+    "hints_from_store",
+    "hints_to_store",
+    "new_token",
+]
 
 log = logging.getLogger("liverpool.server")
 
@@ -69,6 +82,37 @@ def new_token() -> str:
 def hash_token(token: str) -> str:
     """What the store keeps of a token (never the token itself)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hint_limit(option: HintOption) -> int | None:
+    """Hints a seat may ask for per deal under a table's ``hints`` option (None: no limit).
+
+    >>> [hint_limit("off"), hint_limit(3), hint_limit("unlimited")]
+    [0, 3, None]
+    """
+    if option == "off":
+        return 0
+    if option == "unlimited":
+        return None
+    return int(option)
+
+
+def hints_to_store(option: HintOption) -> str:
+    """The ``hints`` option as the store keeps it (text)."""
+    return str(option)
+
+
+def hints_from_store(text: str | None) -> HintOption:
+    """The ``hints`` option from the store (null: the default, 3, for tables made before it).
+
+    >>> [hints_from_store(t) for t in (None, "3", "off", "unlimited")]
+    [3, 3, 'off', 'unlimited']
+    """
+    if text == "off":
+        return "off"
+    if text == "unlimited":
+        return "unlimited"
+    return 3
 
 
 def _dumps(msg: dict[str, Any]) -> str:
@@ -133,6 +177,10 @@ class Seat:
     engine_bot: Bot | None = None  # the bot playing this seat (bot seats) or standing in for a person
     auto: bool = False  # the person asked the bot to play for them (``autoplay``)
     applied: deque[tuple[Any, ...]] = field(default_factory=lambda: deque(maxlen=32))
+    hints_deal: int | None = None  # the deal ``hints_used`` counts in
+    hints_used: int = 0
+    hint_pending: int | None = None  # the version a hint is being computed for
+    last_hint: tuple[int, Action, dict[str, Any]] | None = None  # the last hint: (decision, action, answer)
 
     @property
     def claimed(self) -> bool:
@@ -155,6 +203,7 @@ class Table:
         bot_delay: float,
         created_at: float,
         rematch_of: str | None = None,
+        hints: HintOption = 3,
     ) -> None:
         self.lobby = lobby
         self.settings = lobby.settings
@@ -169,6 +218,9 @@ class Table:
         self.bot_delay = bot_delay
         self.created_at = created_at
         self.rematch_of = rematch_of
+        self.hints = hints
+        self.hint_limit = hint_limit(hints)
+        self._hint_tasks: set[asyncio.Task[None]] = set()
         self.status = "waiting"
         self.game: Game | None = None
         self.lock = asyncio.Lock()
@@ -214,6 +266,7 @@ class Table:
             ],
             "timer": self.timer,
             "bot_delay": self.bot_delay,
+            "hints": self.hints,
             "rematch": self.rematch_id,
             "rematch_of": self.rematch_of,
         }
@@ -264,6 +317,8 @@ class Table:
             await self.store.update_table(self.id, status="playing", seed=seed, started_at=time.time())
             self._begin(game)
             self._broadcast()
+        if self.hint_limit != 0 and self.settings.warm_hints:
+            self.lobby.hint_workers.warm()
         self._start_pump()
 
     def _begin(self, game: Game) -> None:
@@ -285,6 +340,8 @@ class Table:
         """Continue a game rebuilt from the store (after a restart)."""
         self._begin(game)
         if not game.is_over:
+            if self.hint_limit != 0 and self.settings.warm_hints:
+                self.lobby.hint_workers.warm()
             self._start_pump()
 
     def _start_pump(self) -> None:
@@ -298,6 +355,10 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._pump
             self._pump = None
+        for task in list(self._hint_tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         for s in self.seats:
             if s.conn is not None:
                 s.conn.close("the server is restarting", 1012)
@@ -362,6 +423,7 @@ class Table:
                     "events": [],
                     "last": None,
                     "buy_deadline": None,
+                    "hints_left": self.hints_left(self.seats[conn.seat]),
                 }
             )
         enc = self._encoded_events()
@@ -387,6 +449,7 @@ class Table:
             "table": info,
             "last": self._last,
             "buy_deadline": self._buy_deadline(),
+            "hints_left": self.hints_left(self.seats[conn.seat]),
         }
         return _dumps(head)[:-1] + ',"view":' + view_text + ',"events":' + events_text + "," + _dumps(tail)[1:]
 
@@ -441,6 +504,12 @@ class Table:
             return
         if isinstance(msg, PingMessage):
             conn.send({"type": "pong"})
+            return
+        if isinstance(msg, HintMessage):
+            # computed off the event loop, and without holding up this socket's next messages
+            task = asyncio.create_task(self._hint(conn, msg))
+            self._hint_tasks.add(task)
+            task.add_done_callback(self._hint_tasks.discard)
             return
         if isinstance(msg, AutoplayMessage):
             async with self.lock:
@@ -520,6 +589,93 @@ class Table:
             raise ProtocolError("illegal", f"this {msg.kind} cannot be laid: {exc}") from None
         await self._commit(seat.index, action, "person", listed=False)
         seat.applied.append(key)
+
+    def hints_left(self, seat: Seat) -> int | None:
+        """Hints ``seat`` may still ask for in this deal (None: no limit)."""
+        if self.hint_limit is None:
+            return None
+        g = self.game
+        used = seat.hints_used if g is not None and seat.hints_deal == g.deal else 0
+        return max(0, self.hint_limit - used)
+
+    async def _hint(self, conn: Connection, msg: HintMessage) -> None:
+        """A hint for ``conn``'s seat at ``msg.version``: from that seat's view and legal list
+        only, computed in a worker process, sent to that socket only. The count of the deal is
+        taken when the hint is asked for and given back when it cannot be answered.
+
+        A decision is the same over versions that differ only by other seats' buys and passes
+        (as for ``act``): a hint asked for an earlier such version is made for the current one,
+        and one made before such versions is answered for the current version when its action is
+        still legal."""
+        seat = self.seats[conn.seat]
+        try:
+            async with self.lock:
+                g = self._playing()
+                if self.hint_limit == 0:
+                    raise ProtocolError("hints_off", "hints are off at this table")
+                decision = self._stable_from
+                if not decision <= msg.version <= g.version:
+                    raise ProtocolError(
+                        "stale", f"version {msg.version} is not the current one ({g.version}): ask again"
+                    )
+                legal = g.legal_actions(seat.index)
+                if not legal:
+                    raise ProtocolError(
+                        "not_your_decision", f"there is no decision of yours now ({self.names[g.current]} is playing)"
+                    )
+                if seat.last_hint is not None and seat.last_hint[0] == decision and seat.last_hint[1] in legal:
+                    # asked again for the same decision: the same hint, not counted twice
+                    conn.send(self._hint_message(seat.last_hint[1], seat.last_hint[2], legal, seat))
+                    return
+                if seat.hint_pending == decision:
+                    return  # being computed: the answer goes to this seat's socket
+                left = self.hints_left(seat)
+                if left == 0:
+                    raise ProtocolError("no_hints_left", f"no hints left in this deal (the table allows {self.hints})")
+                deal = g.deal
+                before = (seat.hints_deal, seat.hints_used)
+                seat.hints_used = (seat.hints_used if seat.hints_deal == deal else 0) + 1
+                seat.hints_deal = deal
+                seat.hint_pending = decision
+                view = g.view(seat.index)
+            settings = self.settings
+            try:
+                found = await self.lobby.hint_workers.run(
+                    hint_answer, view, legal, settings.hint_samples, settings.analysis_seed
+                )
+            except Exception:
+                log.exception("table %s: the hint of seat %d failed", self.id, seat.index)
+                found = None
+            async with self.lock:
+                if seat.hint_pending == decision:
+                    seat.hint_pending = None
+                action = None if found is None else legal[found["index"]]
+                now_legal = g.legal_actions(seat.index) if self.game is g and not g.is_over else []
+                if found is None or action is None or self._stable_from != decision or action not in now_legal:
+                    seat.hints_deal, seat.hints_used = before  # not answered: not counted
+                    if found is None:
+                        raise ProtocolError("hint_failed", "the hint could not be computed; ask again")
+                    raise ProtocolError("stale", f"the game moved on (version {g.version}) before the hint was ready")
+                await self.store.update_seat(
+                    self.id, seat.index, hints_deal=seat.hints_deal, hints_used=seat.hints_used
+                )
+                seat.last_hint = (decision, action, found)
+                conn.send(self._hint_message(action, found, now_legal, seat))
+        except ProtocolError as exc:
+            conn.error(exc.code, exc.reason)
+
+    def _hint_message(self, action: Action, found: dict[str, Any], legal: list[Action], seat: Seat) -> dict[str, Any]:
+        """The ``hint`` message: the suggested action by its id in ``legal`` (the current list)."""
+        g = self.game
+        assert g is not None
+        return {
+            "type": "hint",
+            "version": g.version,
+            "action": f"a{legal.index(action)}",
+            "text": found["text"],
+            "cards": found["cards"],
+            "left": self.hints_left(seat),
+        }
 
     def _check(self, conn: Connection, msg: CheckMessage) -> None:
         g = self.game

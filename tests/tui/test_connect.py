@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import threading
 import time
@@ -183,7 +184,8 @@ async def _play_and_reconnect(tmp_path: Path) -> None:
             await answer_until_my_draw(pilot, app)
             log = log_text(app)
             assert "Ana discarded the" in log
-            assert "Bo (easy)" in log or "Cy (easy)" in log or "easy" in log
+            assert session.names == ["Ana", "easy bot #2", "easy bot #3"]  # the server's names, told apart
+            assert re.search(r"^easy bot #[23] (discarded|drew|laid)", log, flags=re.M)  # a bot's move, from events
             hand_then = sorted(app.game.hand(0))
             version_then = session.version
             assert version_then == server_game(running.app, table_id).version
@@ -200,6 +202,7 @@ async def _play_and_reconnect(tmp_path: Path) -> None:
             await wait_for(pilot, lambda: not session.connected, "the drop")
             await wait_for(pilot, lambda: "disconnected" in status_text(app), "the banner")
             assert "Connection lost" in log_text(app)
+            assert "Disconnected" in str(app.query_one("#prompt", Static).render())
             await pilot.press("s")
             assert app.message is not None and "not connected" in app.message.plain
             # back on the same SQLite file: the hello restores the same hand and version

@@ -281,9 +281,12 @@ class LiverpoolApp(App[int]):
         elif kind == "error":
             self.say(f"The server says: {message.get('reason', message.get('code', '?'))}", "bold red")
         elif kind == "disconnected":
-            self.log_line(f"Connection lost; reconnecting in {message.get('wait', 0):g}s…", "bold red")
+            if message.get("attempt") == 1:
+                self.log_line(f"Connection lost; reconnecting in {message.get('wait', 0):g}s…", "bold red")
             self.prompt_deadline = None
             self.prompt_legal = []
+            if message.get("attempt") == 1:
+                self.message = None  # the banner says what matters now
         elif kind == "fatal":
             self.log_line(str(message.get("reason")), "bold red")
             self.say(f"{message.get('reason')}. Press q to quit.", "bold red")
@@ -602,6 +605,9 @@ class LiverpoolApp(App[int]):
             return
         if self.message is not None:
             prompt.update(self.message)
+            return
+        if isinstance(self.session, RemoteSession) and not self.session.connected:
+            prompt.update(Text("Disconnected: no move can be sent until the server is back (q quits).", "bold red"))
             return
         if self.session.watching:
             prompt.update(Text("Watching: p pauses, q quits, F1 help.", style="dim"))

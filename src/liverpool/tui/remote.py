@@ -205,10 +205,14 @@ class RemoteSession:
 
     def update_table(self, info: dict[str, Any]) -> None:
         seats = sorted(info.get("seats", []), key=lambda s: int(s["seat"]))
-        self.names = [
-            f"{s.get('name') or 'seat ' + str(s['seat'])}" + (f" ({s['bot']})" if s.get("kind") == "bot" else "")
-            for s in seats
-        ]
+        names = []
+        for s in seats:
+            name = str(s.get("name") or f"seat {int(s['seat']) + 1}")
+            if s.get("kind") == "bot" and s.get("bot") and str(s["bot"]) not in name:
+                name += f" ({s['bot']})"
+            names.append(name)
+        count = Counter(names)  # two "easy bot"s are told apart by their seat
+        self.names = [f"{n} #{i + 1}" if count[n] > 1 else n for i, n in enumerate(names)]
         self.kinds = [s.get("bot") if s.get("kind") == "bot" else None for s in seats]
 
     # ------------------------------------------------------------------ the LocalSession interface

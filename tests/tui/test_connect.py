@@ -270,3 +270,23 @@ def test_bad_urls_and_a_full_table_stop_before_the_app_starts(
         full = new_table(base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], False)
         assert main(["play", "--connect", full["invite_url"]]) == 2
         assert "table is full" in capsys.readouterr().err
+
+
+def test_a_wrong_token_is_refused_by_the_socket_and_not_retried(tmp_path: Path) -> None:
+    asyncio.run(_wrong_token(tmp_path))
+
+
+async def _wrong_token(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(tmp_path, port):
+        made = new_table(base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], True)
+        session = RemoteSession.connect(f"{base}/api/tables/{made['table_id']}", token="not-the-token")
+        session.backoff = (0.01,)
+        app = LiverpoolApp(session, buy_seconds=1000)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.ended, "the refusal")
+            assert not session.connected and not session.ready
+            assert "wrong token" in log_text(app)
+            assert app.message is not None and "wrong token" in app.message.plain
+            assert "Connection lost" not in log_text(app)  # a refusal is not retried

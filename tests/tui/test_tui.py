@@ -48,6 +48,7 @@ async def _whole_deal(tmp_path: Path) -> None:
         # every hand revealed and the score table
         game = app.game
         assert len(game.deal_scores) == 1
+        await until(pilot, lambda: "total" in screen_text(app))  # the screen is pushed before it is composed
         text = screen_text(app)
         for name in app.session.names:
             assert name in text

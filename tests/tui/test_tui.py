@@ -71,6 +71,7 @@ async def _lay_down(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await to_my_play_phase(pilot, app)
         game = app.game
+        assert isinstance(game, Game)  # a local game (a server's table has no copy)
         contract = find_contract(game.hand(0), 1, game.rules)
         assert contract is not None
         first, second = (list(m) for m in contract)

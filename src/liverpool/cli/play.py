@@ -41,9 +41,43 @@ def _cmd_play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from ..tui.remote import RemoteSession
     from ..tui.session import LocalSession, data_dir
 
+    if args.token and not args.connect:
+        raise ValueError("--token goes with --connect URL (the table to take your seat back at)")
+    if args.connect:
+        given = [
+            flag
+            for flag, value in (
+                ("--players", args.players),
+                ("--bots", args.bots),
+                ("--seed", args.seed),
+                ("--resume", args.resume or None),
+                ("--watch", args.watch or None),
+                ("--set", args.settings or None),
+                ("--rules", None if args.preset == "liverpool" else args.preset),
+            )
+            if value is not None
+        ]
+        if given:
+            raise ValueError(
+                f"{', '.join(given)} cannot go with --connect: the server's table decides the seats and the rules"
+            )
+        remote = RemoteSession.connect(args.connect, name=args.name, token=args.token)
+        app = LiverpoolApp(remote, ascii_only=args.ascii, buy_seconds=args.buy_time)
+        try:
+            app.run()
+        finally:
+            remote.close()
+        if app.quit_reason:
+            print(app.quit_reason)
+        return 0
     folder = data_dir()
+    if args.players is None:
+        args.players = 4
+    if args.bots is None:
+        args.bots = "medium"
     if args.resume:
         session = LocalSession.resume(folder / "save.json", data_dir=folder)
     else:
@@ -76,11 +110,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_rules_args(p)
     p.add_argument(
-        "--players", type=int, default=4, help="seats at the table, you included (default 4; the rules allow 2-8)"
+        "--players", type=int, default=None, help="seats at the table, you included (default 4; the rules allow 2-8)"
     )
     p.add_argument(
         "--bots",
-        default="medium",
+        default=None,
         help=f"bots for the other seats, a comma list; the last repeats (default medium). Bots: {bots}",
     )
     p.add_argument("--seed", type=int, default=None, help="shuffle seed, to play the same cards again")
@@ -100,4 +134,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="seconds the out-of-turn buy/call prompt stays open before passing (default 8)",
     )
     p.add_argument("--resume", action="store_true", help="continue the game saved when you last quit")
+    p.add_argument(
+        "--connect",
+        metavar="URL",
+        default=None,
+        help="play at a table of `liverpool serve`: its invite link (http://host:port/?join=TABLE_ID) joins "
+        "as --name; with --token, take your seat back",
+    )
+    p.add_argument("--token", default=None, help="with --connect: your seat's token, to take the seat back")
     p.set_defaults(func=_cmd_play)

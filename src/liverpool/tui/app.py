@@ -27,6 +27,7 @@ from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff
 from ..cards import Card, parse_card, parse_cards
 from ..game import Game, IllegalAction
 from ..solver import find_contract
+from .remote import RemoteGame, RemoteSession, gained_cards
 from .screens import ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
 from .session import LocalSession
 from .words import action_text, card_text, cards_text, event_text, plural
@@ -198,7 +199,7 @@ class LiverpoolApp(App[int]):
 
     def __init__(
         self,
-        session: LocalSession,
+        session: LocalSession | RemoteSession,
         delay: float = 0.5,
         ascii_only: bool = False,
         buy_seconds: float = 8.0,
@@ -225,6 +226,7 @@ class LiverpoolApp(App[int]):
         self.warned_discard: Card | None = None
         self.ended = False
         self.quit_reason = ""
+        self.remote = isinstance(session, RemoteSession)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -244,6 +246,12 @@ class LiverpoolApp(App[int]):
     def on_mount(self) -> None:
         log = self.query_one(RichLog)
         names = self.session.names
+        if isinstance(self.session, RemoteSession):
+            log.write(Text(f"Connecting to {self.session.base}, table {self.session.table_id}…", style="italic"))
+            self.run_worker(self.session.run(self.on_remote), group="socket")
+            self.set_interval(0.05, self.tick)
+            self.refresh_view()
+            return
         for event in self.session.events()[-200:]:
             line = event_text(event, names, self.session.human, self.ascii_only)
             if line:
@@ -257,8 +265,71 @@ class LiverpoolApp(App[int]):
 
     # ------------------------------------------------------------------ state helpers
     @property
-    def game(self) -> Game:
+    def game(self) -> Game | RemoteGame:
         return self.session.game
+
+    # ------------------------------------------------------------------ a server's table
+    def on_remote(self, message: dict[str, Any]) -> None:
+        """A message of the server (already taken in by the session), or the socket's news."""
+        session = self.session
+        kind = message.get("type")
+        if kind == "hello":
+            self.log_line(f"Connected to table {self.table_id()} as {session.names[self.seat]}.", "bold green")
+            self.message = None
+        elif kind == "state":
+            self.remote_state(message)
+        elif kind == "error":
+            self.say(f"The server says: {message.get('reason', message.get('code', '?'))}", "bold red")
+        elif kind == "disconnected":
+            if message.get("attempt") == 1:
+                self.log_line(f"Connection lost; reconnecting in {message.get('wait', 0):g}s…", "bold red")
+            self.prompt_deadline = None
+            self.prompt_legal = []
+            if message.get("attempt") == 1:
+                self.message = None  # the banner says what matters now
+        elif kind == "fatal":
+            self.log_line(str(message.get("reason")), "bold red")
+            self.say(f"{message.get('reason')}. Press q to quit.", "bold red")
+        elif kind == "lobby":
+            self.log_line("Waiting for the table to start: " + ", ".join(session.names), "dim")
+        if self.is_running:
+            self.refresh_view()
+
+    def table_id(self) -> str:
+        return self.session.table_id if isinstance(self.session, RemoteSession) else ""
+
+    def remote_state(self, message: dict[str, Any]) -> None:
+        """Log the moves of a ``state`` (its public events, else its ``last``), mark the cards taken."""
+        names = self.session.names
+        melds = self.game.view(self.viewer)["melds"]
+        lines = 0
+        deal_end: dict[str, Any] | None = None
+        for event in message.get("events", []):
+            line = event_text(event, names, self.me, self.ascii_only, melds)
+            if line:
+                style = "bold" if event.get("type") in ("down", "deal_end", "game_over", "call_penalty") else ""
+                self.log_line(line, style)
+                lines += 1
+            if event.get("type") == "deal_end":
+                deal_end = event
+        last = message.get("last")
+        if not lines and isinstance(last, dict) and last.get("text"):
+            self.log_line(str(last["text"]))
+        session = self.session
+        if isinstance(session, RemoteSession) and self.me is not None:
+            hand = self.query_one(HandView)
+            mine = [e for e in message.get("events", []) if e.get("player") == self.me]
+            if any(e.get("type") in ("draw_stock", "draw_discard") for e in mine):
+                hand.fresh = gained_cards(session.previous_hand, self.game.hand(self.me))
+            elif any(e.get("type") == "buy" for e in mine):
+                hand.fresh = hand.fresh + gained_cards(session.previous_hand, self.game.hand(self.me))
+            elif any(e.get("type") == "discard" for e in mine):
+                hand.fresh = Counter()
+        if not self.in_turn():
+            self.staged = []
+        if deal_end is not None and not self.modal_open():
+            self.query_one(HandView).fresh = Counter()
+            self.show_deal_end(deal_end)
 
     @property
     def me(self) -> int | None:
@@ -302,6 +373,8 @@ class LiverpoolApp(App[int]):
         """Advance the game: bots act at the chosen pace; the human's prompt times out."""
         if self.ended or self.busy or self.modal_open():
             return
+        if isinstance(self.session, RemoteSession) and not self.session.ready:
+            return
         game = self.game
         if game.is_over:
             self.show_game_end()
@@ -310,6 +383,8 @@ class LiverpoolApp(App[int]):
         if seat == self.me:
             if any(isinstance(a, (Buy, Call)) for a in legal) and game.current != self.me:
                 self.open_prompt(legal)
+            return
+        if self.remote:  # the server plays the other seats
             return
         if self.paused or self.clock() < self.next_at:
             return
@@ -357,7 +432,7 @@ class LiverpoolApp(App[int]):
         if mine:
             self.message = None
             self.warned_discard = None
-        if self.me is not None and not self.game.is_over:
+        if self.me is not None and not self.game.is_over and not self.remote:
             after = Counter(self.game.hand(self.me))
             gained = after - before
             if isinstance(action, (DrawStock, DrawDiscard)) or any(e.get("type") == "buy" for e in new_events):
@@ -418,6 +493,13 @@ class LiverpoolApp(App[int]):
 
     # ------------------------------------------------------------------ drawing
     def refresh_view(self) -> None:
+        session = self.session
+        if isinstance(session, RemoteSession) and not session.ready:
+            status = Text(f"Table {session.table_id}: {session.status}", style="bold")
+            self.query_one("#status", Static).update(status)
+            wait = "Waiting for the game to start: " + ", ".join(session.names) if session.names else ""
+            self.query_one("#prompt", Static).update(self.message or Text(wait, style="dim"))
+            return
         game = self.game
         names = self.session.names
         view = game.view(self.viewer)
@@ -435,6 +517,8 @@ class LiverpoolApp(App[int]):
         status.append(top, style=card_style(parse_card(pile[-1])) if pile else "")
         if self.paused:
             status.append(" │ PAUSED (p)", style="bold yellow")
+        if isinstance(session, RemoteSession) and not session.connected:
+            status = Text(f"⚠ {session.status}", style="bold white on red")
         self.query_one("#status", Static).update(status)
         # players
         table = Table(box=None, padding=(0, 1), show_edge=False)
@@ -524,6 +608,9 @@ class LiverpoolApp(App[int]):
         if self.message is not None:
             prompt.update(self.message)
             return
+        if isinstance(self.session, RemoteSession) and not self.session.connected:
+            prompt.update(Text("Disconnected: no move can be sent until the server is back (q quits).", "bold red"))
+            return
         if self.session.watching:
             prompt.update(Text("Watching: p pauses, q quits, F1 help.", style="dim"))
             return
@@ -552,6 +639,17 @@ class LiverpoolApp(App[int]):
             return
         a = self.ascii_only
         text = Text()
+        if self.remote:
+            chosen = self.chosen_cards()
+            if chosen:
+                text.append(f"Chosen: {cards_text(chosen, a)} — ")
+                if self.listed_meld(self.game, chosen) is not None:
+                    text.append("a meld the server lists ([m] lays it)", style="green")
+                else:
+                    text.append("not a meld the server lists now", style="red")
+            staging.update(text)
+            staging.set_class(not text.plain, "empty")
+            return
         if self.staged:
             text.append("Staged: ", style="bold")
             text.append(" | ".join(f"{m.kind} {cards_text(m.cards, a)}" for m in self.staged))
@@ -575,7 +673,10 @@ class LiverpoolApp(App[int]):
 
     def staged_game(self) -> Game:
         """A copy of the game with the staged melds applied (they were checked by the engine)."""
-        copy = self.game.copy()
+        game = self.game
+        if isinstance(game, RemoteGame):
+            raise IllegalAction("melds are checked by the server at its table")
+        copy = game.copy()
         for meld in self.staged:
             copy.apply(meld)
         return copy
@@ -610,7 +711,7 @@ class LiverpoolApp(App[int]):
             return kind, None
         return kinds[0], first_reason
 
-    def listed_meld(self, copy: Game, cards: list[Card]) -> Meld | None:
+    def listed_meld(self, copy: Game | RemoteGame, cards: list[Card]) -> Meld | None:
         """The engine's listed Meld action with exactly these cards (its wild card placement)."""
         want = Counter(cards)
         for action in copy.legal_actions(self.me):
@@ -664,9 +765,17 @@ class LiverpoolApp(App[int]):
             if yes:
                 saved = self.session.save()
                 self.quit_reason = f"Game saved in {saved}; `liverpool play --resume` continues it." if saved else ""
+                self.quit_reason = self.quit_reason or (note or "")
                 self.exit(0)
 
-        self.push_screen(QuitScreen(saved=not self.session.watching), answered)
+        note = None
+        if isinstance(self.session, RemoteSession):
+            note = (
+                "The server keeps your seat (a bot plays it after the grace period). To come back: "
+                f"liverpool play --connect {self.session.base}/?join={self.session.table_id} "
+                f"--token {self.session.token}"
+            )
+        self.push_screen(QuitScreen(saved=not self.session.watching, note=note), answered)
 
     def action_save_and_quit(self) -> None:
         saved = self.session.save() if not self.game.is_over else None
@@ -737,6 +846,14 @@ class LiverpoolApp(App[int]):
         if not cards:
             self.say("Choose the cards of a meld with space (or a click) first.", "yellow")
             return
+        if self.remote:  # one meld at a time, from the server's list
+            listed = self.listed_meld(self.game, cards)
+            if listed is None:
+                self.say("The server lists no meld with these cards now ([a] shows its list).", "yellow")
+                return
+            self.query_one(HandView).chosen = []
+            self.apply(listed)
+            return
         meld = self.meld_from_choice(cards)
         if isinstance(meld, str):
             self.say(f"Not a meld of your contract: {meld}", "bold red")
@@ -751,6 +868,9 @@ class LiverpoolApp(App[int]):
 
     def action_fill(self) -> None:
         if not self.can_play():
+            return
+        if self.remote:
+            self.say("At a server's table: choose a meld's cards and press m, or pick from [a].", "yellow")
             return
         view = self.game.view(self.seat)
         if view["down"][self.me]:
@@ -779,6 +899,9 @@ class LiverpoolApp(App[int]):
 
     def action_lay_down(self) -> None:
         if not self.can_play():
+            return
+        if self.remote:
+            self.say("At a server's table each meld is laid as you stage it ([m]).", "yellow")
             return
         if not self.staged:
             self.say("Stage melds first: choose cards and press m (or f for a suggestion).", "yellow")

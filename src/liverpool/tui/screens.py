@@ -119,12 +119,13 @@ class QuitScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "no, keep playing"),
     ]
 
-    def __init__(self, saved: bool) -> None:
+    def __init__(self, saved: bool, note: str | None = None) -> None:
         super().__init__()
         self.saved = saved
+        self.note = note
 
     def compose(self) -> ComposeResult:
-        more = (
+        more = self.note or (
             "The game is saved: `liverpool play --resume` continues it."
             if self.saved
             else "This game is not saved (watching)."

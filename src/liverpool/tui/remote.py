@@ -1,0 +1,364 @@
+"""A seat at a table of ``liverpool serve`` for the terminal app (``liverpool play --connect URL``).
+
+The same WebSocket protocol as the browser (docs/protocol.md): the app draws the last ``state`` the
+server sent (the seat's own view), offers only the legal actions listed in it, and answers with
+``act`` (the chosen action's id and the version). Nothing here knows a rule. A dropped socket is
+reconnected with back-off; the server's ``hello`` restores everything.
+
+>>> parse_connect_url("http://127.0.0.1:8000/?join=Z3Y87fdj")
+('http://127.0.0.1:8000', 'Z3Y87fdj')
+>>> parse_connect_url("https://example.org/lr/api/tables/abc")
+('https://example.org/lr', 'abc')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
+
+from ..actions import Action, action_from_dict
+from ..cards import Card, parse_cards
+from ..errors import IllegalAction
+from ..rules import RuleSet
+
+__all__ = ["RemoteGame", "RemoteSession", "join_table", "parse_connect_url"]
+
+BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)
+FATAL_CLOSE = {
+    4000: "another connection took this seat",
+    4401: "wrong token",
+    4403: "origin refused",
+    4404: "no such table",
+}
+
+
+def parse_connect_url(url: str) -> tuple[str, str]:
+    """The server's base URL and the table id from an invite link (``/?join=ID``) or a table URL
+    (``.../tables/ID``); ValueError naming what is wrong."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"--connect needs an http(s) URL such as http://host:8000/?join=TABLE_ID, got {url!r}")
+    joined = parse_qs(parts.query).get("join")
+    path = parts.path.rstrip("/")
+    if joined and joined[0]:
+        table_id = joined[0]
+        prefix = path
+    else:
+        segments = path.split("/")
+        if len(segments) < 2 or segments[-2] != "tables" or not segments[-1]:
+            raise ValueError(f"no table in {url!r}: use the invite link (http://host:port/?join=TABLE_ID)")
+        table_id = segments[-1]
+        prefix = "/".join(segments[:-2])
+        for tail in ("/api", "/ws"):
+            prefix = prefix.removesuffix(tail)
+    return f"{parts.scheme}://{parts.netloc}{prefix}", table_id
+
+
+def _request(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as answer:
+            result: dict[str, Any] = json.loads(answer.read().decode())
+            return result
+    except urllib.error.HTTPError as exc:
+        try:
+            detail = json.loads(exc.read().decode()).get("detail", exc.reason)
+        except (ValueError, AttributeError):
+            detail = exc.reason
+        raise ValueError(f"the server refused ({exc.code}): {detail}") from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise ValueError(f"cannot reach the server at {url}: {reason}") from None
+
+
+def join_table(base: str, table_id: str, name: str) -> tuple[int, str]:
+    """Take the first free person's seat of the table (``POST /api/tables/{id}/join``): the seat and
+    its token. ValueError with the server's reason (full, started, no such table, unreachable)."""
+    answer = _request("POST", f"{base}/api/tables/{quote(table_id)}/join", {"name": name})
+    return int(answer["seat"]), str(answer["token"])
+
+
+def table_info(base: str, table_id: str) -> dict[str, Any]:
+    """``GET /api/tables/{id}`` (ValueError when there is no such table or no server)."""
+    return _request("GET", f"{base}/api/tables/{quote(table_id)}")
+
+
+class RemoteGame:
+    """The game as the last ``state`` shows it to this seat: its view and its legal actions. It
+    answers the questions the app asks a :class:`~liverpool.game.Game`, from those alone."""
+
+    def __init__(self, view: dict[str, Any], legal: list[Action]) -> None:
+        self._view = view
+        self._legal = legal
+        self.rules = RuleSet.from_dict(view["rules"])
+
+    def view(self, player: int) -> dict[str, Any]:
+        """This seat's view (the only one the server sends)."""
+        return self._view
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """The server's list for this seat (empty while an answer to our last move is awaited)."""
+        if player is not None and player != self._view["player"]:
+            return []
+        return list(self._legal)
+
+    def hand(self, player: int | None) -> list[Card]:
+        return parse_cards(self._view["hand"]) if player == self._view["player"] else []
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied so far (the version acts are sent for)."""
+        return int(self._view["version"])
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """This deal's public events, as the view lists them."""
+        return list(self._view.get("events", []))
+
+    @property
+    def players(self) -> int:
+        return int(self._view["players"])
+
+    @property
+    def current(self) -> int:
+        return int(self._view["current"])
+
+    @property
+    def phase(self) -> str:
+        return str(self._view["phase"])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._view.get("is_over")) or self.phase == "over"
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._view["scores"])
+
+    @property
+    def deal_scores(self) -> list[list[int]]:
+        return [list(s) for s in self._view["deal_scores"]]
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self._view.get("winners", []))
+
+
+@dataclass
+class RemoteSession:
+    """A seat at a server's table, with the interface of :class:`~liverpool.tui.session.LocalSession`
+    the app uses. ``run`` (a coroutine in the app's loop) keeps the socket open and calls ``notify``
+    with every message (and ``{"type": "disconnected"}`` / ``{"type": "fatal"}`` of its own)."""
+
+    base: str
+    table_id: str
+    token: str
+    human: int | None
+    names: list[str] = field(default_factory=list)
+    kinds: list[str | None] = field(default_factory=list)
+    bots: dict[int, Any] = field(default_factory=dict)  # no bot runs here: the server plays them
+    data: Path | None = None
+    record_path: Path | None = None
+    remote: bool = True
+    connected: bool = False
+    ended: bool = False
+    status: str = "connecting"
+    version: int | None = None
+    _game: RemoteGame | None = None
+    _legal: list[dict[str, Any]] = field(default_factory=list)
+    _pending: bool = False
+    _outbox: asyncio.Queue[str] | None = None
+    backoff: tuple[float, ...] = BACKOFF
+    previous_hand: list[Card] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ making one
+    @classmethod
+    def connect(cls, url: str, name: str = "You", token: str | None = None) -> RemoteSession:
+        """Join the table of an invite link as ``name`` (or, with ``token``, take back one's seat):
+        ValueError before anything starts when the URL, the table or the token is wrong, or the
+        table is full."""
+        base, table_id = parse_connect_url(url)
+        if token:
+            info = table_info(base, table_id)
+            seat = None
+        else:
+            seat, token = join_table(base, table_id, name.strip() or "You")
+            info = table_info(base, table_id)
+        session = cls(base=base, table_id=table_id, token=token, human=seat)
+        session.update_table(info)
+        return session
+
+    @property
+    def ws_url(self) -> str:
+        scheme = "wss" if self.base.startswith("https") else "ws"
+        rest = self.base.split("://", 1)[1]
+        return f"{scheme}://{rest}/ws/tables/{quote(self.table_id)}?token={quote(self.token)}"
+
+    def update_table(self, info: dict[str, Any]) -> None:
+        seats = sorted(info.get("seats", []), key=lambda s: int(s["seat"]))
+        names = []
+        for s in seats:
+            name = str(s.get("name") or f"seat {int(s['seat']) + 1}")
+            if s.get("kind") == "bot" and s.get("bot") and str(s["bot"]) not in name:
+                name += f" ({s['bot']})"
+            names.append(name)
+        count = Counter(names)  # two "easy bot"s are told apart by their seat
+        self.names = [f"{n} #{i + 1}" if count[n] > 1 else n for i, n in enumerate(names)]
+        self.kinds = [s.get("bot") if s.get("kind") == "bot" else None for s in seats]
+
+    # ------------------------------------------------------------------ the LocalSession interface
+    @property
+    def ready(self) -> bool:
+        """A game to draw: the server sent a view (false before the table starts)."""
+        return self._game is not None
+
+    @property
+    def game(self) -> RemoteGame:
+        if self._game is None:
+            raise RuntimeError("the table has not started yet")
+        return self._game
+
+    @property
+    def watching(self) -> bool:
+        return False
+
+    def to_act(self) -> tuple[int, list[Action]]:
+        """This seat and its listed actions when it has some (and no move is on its way), else the
+        seat whose turn it is and nothing."""
+        game = self.game
+        legal = game.legal_actions(self.human)
+        if legal and self.human is not None:
+            return self.human, legal
+        return game.current, []
+
+    def events(self, since: int = 0) -> list[dict[str, Any]]:
+        """This deal's public events so far (from the view)."""
+        if self._game is None:
+            return []
+        return list(self._game.view(self.human or 0).get("events", []))[since:]
+
+    def apply(self, action: Action) -> list[dict[str, Any]]:
+        """Send ``act`` with the listed id of ``action`` for the current version. The result comes
+        later as a ``state`` (or an ``error``): nothing changes here. IllegalAction when the action
+        is not in the server's list or the socket is down."""
+        if not self.connected or self._outbox is None or self.version is None:
+            raise IllegalAction("not connected to the server: reconnecting…", code="not_connected")
+        wanted = action.to_dict()
+        entry = next((e for e in self._legal if e["action"] == wanted), None)
+        if entry is None or self._pending:
+            raise IllegalAction("that move is not in the server's list now", code="not_in_list")
+        self._outbox.put_nowait(json.dumps({"type": "act", "version": self.version, "action": entry["id"]}))
+        self._pending = True
+        self._refresh_game()
+        return []
+
+    def save(self) -> Path | None:
+        """Nothing to save: the server keeps the game (rejoin with the table URL and ``--token``)."""
+        return None
+
+    def finish(self) -> Path | None:
+        """The record stays on the server (``GET /api/tables/{id}/record``)."""
+        return None
+
+    # ------------------------------------------------------------------ messages
+    def _refresh_game(self) -> None:
+        if self._game is None:
+            return
+        legal = [] if self._pending else [action_from_dict(e["action"]) for e in self._legal]
+        self._game = RemoteGame(self._game.view(0), legal)
+
+    def receive(self, message: dict[str, Any]) -> None:
+        """Take in one message of the server (``hello``, ``state``, ``lobby``, ``table``, ``error``)."""
+        kind = message.get("type")
+        if kind in ("hello", "state"):
+            if kind == "hello":
+                self.human = int(message["seat"])
+            if isinstance(message.get("table"), dict):
+                self.update_table(message["table"])
+            view = message.get("view")
+            if view is not None:
+                self.previous_hand = self._game.hand(self.human) if self._game is not None else []
+                self.version = int(message["version"])
+                self._legal = list(message.get("legal", []))
+                self._pending = False
+                self._game = RemoteGame(view, [action_from_dict(e["action"]) for e in self._legal])
+        elif kind in ("lobby", "table") and isinstance(message.get("table"), dict):
+            self.update_table(message["table"])
+        elif kind == "error":
+            self._pending = False
+            self._refresh_game()
+
+    async def run(self, notify: Callable[[dict[str, Any]], None]) -> None:
+        """Keep the seat's socket open until :meth:`close`: receive, send, reconnect with back-off."""
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+        attempt = 0
+        while not self.ended:
+            self._outbox = asyncio.Queue()
+            try:
+                async with connect(self.ws_url, open_timeout=10, max_size=2**22) as ws:
+                    sender = asyncio.create_task(self._send_loop(ws))
+                    try:
+                        async for raw in ws:
+                            message = json.loads(raw)
+                            if not isinstance(message, dict):
+                                continue
+                            if message.get("type") == "hello":
+                                self.connected = True
+                                self.status = "connected"
+                                attempt = 0
+                            self.receive(message)
+                            notify(message)
+                    finally:
+                        sender.cancel()
+                    code = ws.close_code
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
+                code = getattr(getattr(exc, "rcvd", None), "code", None)
+            except InvalidURI as exc:
+                self._fatal(notify, f"bad server address: {exc}")
+                return
+            self.connected = False
+            self._outbox = None
+            self._pending = False
+            self._refresh_game()
+            if self.ended:
+                return
+            if code in FATAL_CLOSE:
+                self._fatal(notify, f"the server closed the connection: {FATAL_CLOSE[code]}")
+                return
+            wait = self.backoff[min(attempt, len(self.backoff) - 1)]
+            attempt += 1
+            self.status = f"disconnected: reconnecting in {wait:g}s (try {attempt})"
+            notify({"type": "disconnected", "wait": wait, "attempt": attempt})
+            await asyncio.sleep(wait)
+
+    def _fatal(self, notify: Callable[[dict[str, Any]], None], reason: str) -> None:
+        self.ended = True
+        self.connected = False
+        self.status = reason
+        notify({"type": "fatal", "reason": reason})
+
+    async def _send_loop(self, ws: Any) -> None:
+        outbox = self._outbox
+        assert outbox is not None
+        while True:
+            await ws.send(await outbox.get())
+
+    def close(self) -> None:
+        """Stop reconnecting (the app quits)."""
+        self.ended = True
+
+
+def gained_cards(before: list[Card], after: list[Card]) -> Counter[Card]:
+    """The cards in ``after`` that were not in ``before``."""
+    return Counter(after) - Counter(before)

@@ -1,0 +1,292 @@
+"""``liverpool play --connect URL``: the terminal app at a table of the real server (uvicorn in a thread
+on a free 127.0.0.1 port, bot delay 0), driven by Textual's pilot over the WebSocket protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+import uvicorn
+from fastapi import FastAPI
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+
+from liverpool.actions import Buy, Call, Discard, DrawStock
+from liverpool.cli import main
+from liverpool.game import Game
+from liverpool.server import create_app
+from liverpool.tui.app import HandView, LiverpoolApp
+from liverpool.tui.remote import RemoteSession, parse_connect_url
+from server_helpers import server_settings
+
+WAIT = 60.0  # an upper bound on waiting for the server, never a measured time
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """The real server on 127.0.0.1:port, its SQLite store in ``tmp_path`` (the same file on a restart)."""
+
+    def __init__(self, tmp_path: Path, port: int) -> None:
+        self.app = create_app(server_settings(tmp_path, game_seed=5))
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + WAIT
+        while not self.server.started:
+            assert self.thread.is_alive(), "the server stopped while starting"
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        assert not self.thread.is_alive(), "the server did not stop"
+
+
+@contextmanager
+def serve(tmp_path: Path, port: int) -> Iterator[FastAPI]:
+    server = Server(tmp_path, port)
+    try:
+        yield server.app
+    finally:
+        server.stop()
+
+
+def rest(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json"} | ({"X-Seat-Token": token} if token else {})
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, headers=headers, method="POST" if data is not None else "GET")
+    with urllib.request.urlopen(req, timeout=30) as answer:
+        result: dict[str, Any] = json.loads(answer.read())
+        return result
+
+
+def new_table(base: str, seats: list[dict[str, str]], start: bool) -> dict[str, Any]:
+    made = rest(f"{base}/api/tables", {"players": len(seats), "seats": seats, "name": "Ana", "bot_delay": 0})
+    if start:
+        rest(f"{base}/api/tables/{made['table_id']}/start", {}, token=made["token"])
+    return made
+
+
+def server_game(app: FastAPI, table_id: str) -> Game:
+    game = app.state.lobby().tables[table_id].game
+    assert isinstance(game, Game)
+    return game
+
+
+async def wait_for(pilot: Pilot[int], cond: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while not cond():
+        assert time.monotonic() < deadline, f"never reached: {what}"
+        await pilot.pause(0.01)
+
+
+def in_turn_to_draw(app: LiverpoolApp) -> bool:
+    if app.modal_open() or not app.session.ready:  # type: ignore[union-attr]
+        return False
+    seat, legal = app.session.to_act()
+    return seat == app.me and app.game.current == app.me and any(isinstance(a, DrawStock) for a in legal)
+
+
+async def answer_until_my_draw(pilot: Pilot[int], app: LiverpoolApp) -> None:
+    """Pass every out-of-turn buy by keystroke until it is this seat's turn to draw."""
+    deadline = time.monotonic() + WAIT
+    while not in_turn_to_draw(app):
+        assert time.monotonic() < deadline, "the seat's turn never came"
+        if app.prompt_deadline is not None and any(isinstance(a, (Buy, Call)) for a in app.prompt_legal):
+            await pilot.press("n")
+        await pilot.pause(0.01)
+
+
+def log_text(app: LiverpoolApp) -> str:
+    return "\n".join(line.text for line in app.query_one(RichLog).lines)
+
+
+def status_text(app: LiverpoolApp) -> str:
+    return str(app.query_one("#status", Static).render())
+
+
+def test_parse_connect_url() -> None:
+    assert parse_connect_url("http://127.0.0.1:8000/?join=Ab3") == ("http://127.0.0.1:8000", "Ab3")
+    assert parse_connect_url("http://h:1/ws/tables/Ab3?token=x") == ("http://h:1", "Ab3")
+    for bad in ("ftp://h/?join=x", "http://h:1/", "not a url", "http:///?join=x"):
+        with pytest.raises(ValueError):
+            parse_connect_url(bad)
+
+
+def test_a_draw_and_a_discard_over_the_socket_then_a_restart_restores_the_seat(tmp_path: Path) -> None:
+    asyncio.run(_play_and_reconnect(tmp_path))
+
+
+async def _play_and_reconnect(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    running = Server(tmp_path, port)
+    try:
+        made = new_table(
+            base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}], True
+        )
+        table_id = made["table_id"]
+        session = RemoteSession.connect(f"{base}/?join={table_id}", token=made["token"])
+        session.backoff = (0.05, 0.1, 0.2)
+        app = LiverpoolApp(session, buy_seconds=1000)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.connected and session.ready, "the hello")
+            assert app.me == 0 and session.names[0] == "Ana"
+            await answer_until_my_draw(pilot, app)
+            before = server_game(running.app, table_id).version
+            assert session.version == before
+            hand_before = app.game.hand(0)
+            await pilot.press("s")  # draw from the stock: an act with the listed id
+            await wait_for(pilot, lambda: len(app.game.hand(0)) == len(hand_before) + 1, "the drawn card")
+            game = server_game(running.app, table_id)
+            assert game.version > before and game.actions[before].player == 0
+            assert isinstance(game.actions[before], DrawStock)
+            assert sorted(app.game.hand(0)) == sorted(game.hand(0))  # the server's hand, card for card
+            assert sum(app.query_one(HandView).fresh.values()) == 1  # the card just taken is marked
+            # discard: move the cursor to a card the server's list lets go, press x
+            hand = app.query_one(HandView)
+            for _ in range(len(hand.cards)):
+                legal = app.game.legal_actions(0)
+                if any(isinstance(a, Discard) and a.card == hand.current for a in legal):
+                    break
+                await pilot.press("right")
+            card = hand.current
+            drawn_at = server_game(running.app, table_id).version
+            await pilot.press("x")
+            if app.message is not None and "Careful" in app.message.plain:
+                await pilot.press("x")  # a discard the next player may call (R32) asks twice
+            await wait_for(pilot, lambda: server_game(running.app, table_id).version > drawn_at, "the discard")
+            played = server_game(running.app, table_id).actions[drawn_at]
+            assert isinstance(played, Discard) and played.player == 0 and played.card == card
+            # the bots' moves come back in the states' events and are logged
+            await answer_until_my_draw(pilot, app)
+            log = log_text(app)
+            assert "Ana discarded the" in log
+            assert session.names == ["Ana", "easy bot #2", "easy bot #3"]  # the server's names, told apart
+            assert re.search(r"^easy bot #[23] (discarded|drew|laid)", log, flags=re.M)  # a bot's move, from events
+            hand_then = sorted(app.game.hand(0))
+            version_then = session.version
+            assert version_then == server_game(running.app, table_id).version
+
+            # an act for an old version: the server's reason is shown, nothing changes
+            assert session._outbox is not None
+            session._outbox.put_nowait(json.dumps({"type": "act", "version": 0, "action": "a0"}))
+            await wait_for(pilot, lambda: app.message is not None and "server says" in app.message.plain, "the error")
+            assert app.message is not None and "version" in app.message.plain
+            assert session.version == version_then
+
+            # the server goes away: a banner while disconnected, no move can be sent
+            running.stop()
+            await wait_for(pilot, lambda: not session.connected, "the drop")
+            await wait_for(pilot, lambda: "disconnected" in status_text(app), "the banner")
+            assert "Connection lost" in log_text(app)
+            assert "Disconnected" in str(app.query_one("#prompt", Static).render())
+            await pilot.press("s")
+            assert app.message is not None and "not connected" in app.message.plain
+            # back on the same SQLite file: the hello restores the same hand and version
+            running = Server(tmp_path, port)
+            await wait_for(pilot, lambda: session.connected, "the reconnect")
+            await wait_for(pilot, lambda: session.version is not None and session.ready, "the restored state")
+            assert session.version == version_then
+            assert sorted(app.game.hand(0)) == hand_then
+            assert "disconnected" not in status_text(app)
+            assert log_text(app).count("Connected to table") == 2
+            # and play goes on: the draw reaches the rebuilt table
+            await answer_until_my_draw(pilot, app)
+            at = server_game(running.app, table_id).version
+            await pilot.press("s")
+            await wait_for(pilot, lambda: server_game(running.app, table_id).version > at, "a draw after the restart")
+            assert server_game(running.app, table_id).actions[at].player == 0
+            session.close()
+    finally:
+        running.stop()
+
+
+def test_joining_by_the_invite_link_waits_for_the_start(tmp_path: Path) -> None:
+    asyncio.run(_join_and_wait(tmp_path))
+
+
+async def _join_and_wait(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(tmp_path, port):
+        made = new_table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}], False)
+        session = RemoteSession.connect(made["invite_url"], name="Bo")
+        assert session.human == 1 and session.names[1] == "Bo"
+        app = LiverpoolApp(session, buy_seconds=1000)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.connected, "the hello")
+            assert not session.ready
+            assert "Waiting for the game to start" in str(app.query_one("#prompt", Static).render())
+            rest(f"{base}/api/tables/{made['table_id']}/start", {}, token=made["token"])
+            await wait_for(pilot, lambda: session.ready, "the first state")
+            assert app.me == 1
+            assert len(app.query_one(HandView).cards) == len(app.game.hand(1)) > 0
+            session.close()
+
+
+def test_bad_urls_and_a_full_table_stop_before_the_app_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    # nothing listens on the port yet
+    assert main(["play", "--connect", f"{base}/?join=abc"]) == 2
+    assert "cannot reach the server" in capsys.readouterr().err
+    assert main(["play", "--connect", "ftp://example.org/?join=abc"]) == 2
+    assert "http(s) URL" in capsys.readouterr().err
+    for options in (["--players", "3"], ["--bots", "hard"], ["--seed", "4"], ["--resume"], ["--watch"]):
+        assert main(["play", "--connect", f"{base}/?join=abc", *options]) == 2
+        assert f"{options[0]} cannot go with --connect" in capsys.readouterr().err
+    assert main(["play", "--token", "x"]) == 2
+    assert "--token goes with --connect" in capsys.readouterr().err
+    with serve(tmp_path, port):
+        assert main(["play", "--connect", f"{base}/?join=nosuchtable"]) == 2
+        assert "404" in capsys.readouterr().err
+        assert main(["play", "--connect", f"{base}/"]) == 2
+        assert "no table in" in capsys.readouterr().err
+        full = new_table(base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], False)
+        assert main(["play", "--connect", full["invite_url"]]) == 2
+        assert "table is full" in capsys.readouterr().err
+
+
+def test_a_wrong_token_is_refused_by_the_socket_and_not_retried(tmp_path: Path) -> None:
+    asyncio.run(_wrong_token(tmp_path))
+
+
+async def _wrong_token(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(tmp_path, port):
+        made = new_table(base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], True)
+        session = RemoteSession.connect(f"{base}/api/tables/{made['table_id']}", token="not-the-token")
+        session.backoff = (0.01,)
+        app = LiverpoolApp(session, buy_seconds=1000)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.ended, "the refusal")
+            assert not session.connected and not session.ready
+            assert "wrong token" in log_text(app)
+            assert app.message is not None and "wrong token" in app.message.plain
+            assert "Connection lost" not in log_text(app)  # a refusal is not retried

@@ -224,6 +224,33 @@ def test_quick_play_one_whole_deal_by_clicks(base_url: str, browser: Browser) ->
     assert not errors, errors
 
 
+def _started_table_against_a_bot(
+    base_url: str, browser: Browser, schedule: str, name: str
+) -> tuple[str, Page, list[str]]:
+    """A started two-seat table (``name`` against an easy bot, ``schedule``), opened in a new
+    desktop page with the seat's token in its storage: the table id, the page, its console errors."""
+    made = _post(
+        base_url,
+        "/api/tables",
+        {
+            "players": 2,
+            "preset": "liverpool",
+            "options": {"schedule": schedule},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
+            "name": name,
+        },
+    )
+    table, token = made["table_id"], made["token"]
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(f"localStorage.setItem({json.dumps('liverpool.token.' + table)}, {json.dumps(token)})")
+    page = context.new_page()
+    errors = _errors(page)
+    page.goto(f"{base_url}/?table={table}")
+    page.click("#start")
+    page.wait_for_selector("#hand .hand-card")
+    return table, page, errors
+
+
 def _hand(page: Page) -> list[str]:
     cards: list[str] = page.locator("#hand .hand-card").evaluate_all("els => els.map(e => e.dataset.card)")
     return cards
@@ -292,25 +319,7 @@ def test_invite_link_both_see_moves_and_a_reload_continues(base_url: str, browse
 
 
 def test_lay_down_invalid_meld_refused_with_reason_then_valid(base_url: str, browser: Browser) -> None:
-    made = _post(
-        base_url,
-        "/api/tables",
-        {
-            "players": 2,
-            "preset": "liverpool",
-            "options": {"schedule": "1S/10,1S/10,1S/10,1S/10"},
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
-            "name": "Ana",
-        },
-    )
-    table, token = made["table_id"], made["token"]
-    context = browser.new_context(viewport=DESKTOP)
-    context.add_init_script(f"localStorage.setItem({json.dumps('liverpool.token.' + table)}, {json.dumps(token)})")
-    page = context.new_page()
-    errors = _errors(page)
-    page.goto(f"{base_url}/?table={table}")
-    page.click("#start")
-    page.wait_for_selector("#hand .hand-card")
+    _, page, errors = _started_table_against_a_bot(base_url, browser, "1S/10,1S/10,1S/10,1S/10", "Ana")
     deadline = time.monotonic() + 120
     # play (draw, throw a lonely card) until the page offers a lay-down
     while not page.locator("#open-stage").count():
@@ -373,25 +382,7 @@ def test_lay_down_invalid_meld_refused_with_reason_then_valid(base_url: str, bro
 
 
 def test_game_end_replay_and_rematch(base_url: str, browser: Browser) -> None:
-    made = _post(
-        base_url,
-        "/api/tables",
-        {
-            "players": 2,
-            "preset": "liverpool",
-            "options": {"schedule": "1S/10"},
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
-            "name": "Cy",
-        },
-    )
-    table, token = made["table_id"], made["token"]
-    context = browser.new_context(viewport=DESKTOP)
-    context.add_init_script(f"localStorage.setItem({json.dumps('liverpool.token.' + table)}, {json.dumps(token)})")
-    page = context.new_page()
-    errors = _errors(page)
-    page.goto(f"{base_url}/?table={table}")
-    page.click("#start")
-    page.wait_for_selector("#hand .hand-card")
+    table, page, errors = _started_table_against_a_bot(base_url, browser, "1S/10", "Cy")
     shots: dict[str, int] = {"buy": 1, "mid": 1}
     deadline = time.monotonic() + 180
     while not page.locator("#game-end").count():

@@ -161,8 +161,10 @@ async def _play_and_reconnect(tmp_path: Path) -> None:
             await pilot.press("s")  # draw from the stock: an act with the listed id
             await wait_for(pilot, lambda: len(app.game.hand(0)) == len(hand_before) + 1, "the drawn card")
             game = server_game(running.app, table_id)
-            assert game.version > before and game.actions[before].player == 0
-            assert isinstance(game.actions[before], DrawStock)
+            # the bots' out-of-turn passes may land after ``before`` too: the seat's own actions since
+            # then are exactly the one draw
+            mine = [a for a in game.actions[before:] if a.player == 0]
+            assert len(mine) == 1 and isinstance(mine[0], DrawStock)
             assert sorted(app.game.hand(0)) == sorted(game.hand(0))  # the server's hand, card for card
             assert sum(app.query_one(HandView).fresh.values()) == 1  # the card just taken is marked
             # discard: move the cursor to a card the server's list lets go, press x

@@ -406,17 +406,19 @@ export function TablePage({ tableId }) {
   // ask the server whether the staged melds are valid, every time they change
   const stagedCards = stage ? stage.melds.map((m) => ({ kind: m.kind, cards: m.keys.map(cardOf) })) : [];
   const stagedSig = JSON.stringify(stagedCards);
-  const [checkId, setCheckId] = useState(null);
+  // the verdict shown is the answer for the melds staged now: in the render right after a change,
+  // before the new check is sent, the last answer is for other melds and is not shown
+  const [checkReq, setCheckReq] = useState(null);
   useEffect(() => {
     if (!stage || !stagedCards.length || stagedCards.some((m) => !m.cards.length)) {
-      setCheckId(null);
+      setCheckReq(null);
       return;
     }
     const id = `c${++checkSeq.current}`;
-    setCheckId(id);
+    setCheckReq({ id, sig: stagedSig });
     conn.current && conn.current.send({ type: "check", id, melds: stagedCards });
   }, [stagedSig, s.version]);
-  const check = checkId ? s.checks[checkId] : null;
+  const check = checkReq && checkReq.sig === stagedSig ? s.checks[checkReq.id] : null;
 
   // send the queued lay-down one meld per version; the stage closes once the last is accepted
   useEffect(() => {

@@ -163,7 +163,7 @@ _NESTED: Final[dict[str, tuple[str, ...]]] = {
 
 def _fresh_rules(rules: dict[str, Any]) -> dict[str, Any]:
     out = rules.copy()
-    out["pack_schedule"] = [list(pair) for pair in out["pack_schedule"]]
+    out["pack_schedule"] = list(map(list, out["pack_schedule"]))
     out["rank_points"] = list(out["rank_points"])
     return out
 

@@ -3,6 +3,7 @@ swap jokers, discard), and the :class:`GreedyBot` and :class:`EasyBot` players."
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -292,7 +293,7 @@ class GreedyBot(Bot):
         super().__init__(seed=seed, **options)
         self.tracker = EventTracker()
         self._rules: tuple[dict[str, Any], RuleSet, Tactics] | None = None
-        """The last rules dict of a view, its rule set and tactics (a game hands out one dict)."""
+        """A copy of the last rules dict of a view, its rule set and tactics."""
 
     def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if not legal:
@@ -301,9 +302,12 @@ class GreedyBot(Bot):
             return legal[0]
         data = view["rules"]
         known = self._rules
-        if known is None or known[0] is not data:
+        # Every view holds a fresh copy of one rules dict: compared with a private copy of the last
+        # one (whose values are the same objects, so the comparison stops at identity) it is found
+        # without cached_rules' search.
+        if known is None or known[0] != data:
             rules = cached_rules(data)
-            known = self._rules = (data, rules, tactics(rules))
+            known = self._rules = (copy.deepcopy(data), rules, tactics(rules))
         s = Snapshot.from_view(view, known[1], known[2])
         s.track(self.tracker, view)
         if s.rules.pile_draw and any(isinstance(a, DrawFromPile) for a in legal):

@@ -365,13 +365,10 @@ def _draw_phase(game: Game) -> None:
             return
         for step in range(1, n):
             q = (p + step) % n
-            if q == game.discarder or q in game.passed or q in game.buy_requests:
-                continue
             if game.down[q] or not (s.is_wild(top) or related(s, top, game.hands[q])):
                 continue
-            buy = Buy(q)
-            if game.can_apply(buy) and wants_card(Snapshot.from_game(game, q), top, buying=True):
-                _apply(game, buy)
+            if game.may_buy(q) and wants_card(Snapshot.from_game(game, q), top, buying=True):  # the engine's rule
+                _apply(game, Buy(q))
                 break
         _apply(game, DrawStock(p))
         return

@@ -67,22 +67,11 @@ class _Listing(_Checks):
             call_open = self.call_open and top is not None
             if call_open and self._call_problem(p) is None:
                 out.append(seats[p].calls[top])  # type: ignore[index]
-            # _buy_problem, its checks common to every seat first
-            can_buy = rules.buying and self.fresh and self._available_stock(keep_top=2) >= rules.buy_penalty + 1
-            discarder = self.discarder
-            requests = self.buy_requests
-            limit = rules.buy_limit
             passed = self.passed
             for q in range(self.n):
                 if q == p or q in passed:
                     continue
-                buy = (
-                    can_buy
-                    and q != discarder
-                    and q not in requests
-                    and (limit is None or self.buys_used[q] < limit)
-                    and (rules.down_may_buy or not self.down[q])
-                )
+                buy = self._buy_problem(q) is None  # who may buy: the rule's one home (may_buy)
                 call = call_open and self._call_problem(q) is None
                 if buy:
                     out.append(seats[q].buys[top])  # type: ignore[index]

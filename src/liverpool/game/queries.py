@@ -4,6 +4,8 @@ allowed, who may buy or call, joker swaps)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..actions import (
     SwapJoker,
 )
@@ -12,11 +14,13 @@ from ..melds import (
     is_valid_run,
     set_rank,
 )
+from ..rules import RuleSet
 from ..solver import can_complete
 from .common import (
     DOWN_DRAWS_STOCK,
     DRAW,
     LIVERPOOL_DISCARD,
+    OVER,
     PLAY,
     _Meld,
 )
@@ -63,37 +67,7 @@ class _Queries(_Core):
         return Card(1 if value == 14 else value, suit)
 
     def _compute_accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
-        rules = self.rules
-        wild = rules.wild_rank
-        out: list[tuple[Card | None, bool]] = []
-        if m.kind == "set":
-            if rules.set_max is not None and len(m.cards) >= rules.set_max:
-                return out
-            rank = set_rank(m.cards, rules)
-            if rank is None:  # pragma: no cover - a set always holds naturals (R18)
-                return out
-            taken = {c.suit for c in m.cards if c.rank not in (0, wild)} if rules.layoff_distinct_suits else set()
-            if rank != wild:
-                out.extend((Card(rank, suit), True) for suit in SUITS if suit not in taken)
-            out.append((None, True))
-            return out
-        suit = next(c.suit for c in m.cards if c.rank not in (0, wild))
-        if len(m.cards) >= 13:  # R3: an ace is never both low and high in one run
-            return out
-        low, high = m.start - 1, m.start + len(m.cards)
-        check = rules.run_joker_check == "always"
-        if low >= 1:
-            if low != wild:
-                out.append((Card(low, suit), False))
-            if not check or not any(c.rank in (0, wild) for c in m.cards[:3]):
-                out.append((None, False))
-        if high <= (14 if rules.ace_high else 13):
-            rank = 1 if high == 14 else high
-            if rank != wild:
-                out.append((Card(rank, suit), True))
-            if not check or not any(c.rank in (0, wild) for c in m.cards[-3:]):
-                out.append((None, True))
-        return out
+        return layoff_targets(m.kind, m.cards, m.start, self.rules)
 
     def is_playable_discard(self, player: int, card: Card) -> bool:
         """R32: is ``card``, discarded by ``player``, a playable discard (callable, R33/R34, or
@@ -155,6 +129,11 @@ class _Queries(_Core):
     def may_call(self, player: int) -> bool:
         """R33/R34: may ``player`` call the top discard now (the one home of who may call)?"""
         return self.phase == DRAW and player not in self.passed and self._call_problem(player) is None
+
+    def may_buy(self, player: int) -> bool:
+        """R27-R31, R44: may ``player`` ask to buy the top discard now (who has not passed on it)?
+        The one home of who may buy: the listing, verification and the bots' playouts ask it."""
+        return self.phase != OVER and player not in self.passed and self._buy_problem(player) is None
 
     def may_lay_off(self, player: int) -> bool:
         """R24, R43: is ``player`` down and allowed to lay off this turn?"""
@@ -291,3 +270,48 @@ class _Queries(_Core):
         if not can_complete(hand, c.sets, c.runs, self.rules, whole_hand=c.whole_hand, must_use=deepest):
             return f"you could not lay down your contract with {deepest} this turn (R22)"
         return None
+
+
+def layoff_targets(kind: str, cards: Sequence[Card], start: int, rules: RuleSet) -> list[tuple[Card | None, bool]]:
+    """R24: the cards a meld on the table (``kind`` "set" or "run", its ``cards`` in table order, a
+    run's first value ``start``, 1-14) accepts as lay-offs under ``rules``, as (card, at the high
+    end) pairs; None stands for any wild card. Agrees with ``can_extend_set`` / ``can_extend_run``
+    (R3: no run of 13 grows; R18/R19 with ``run_joker_check`` "always": no wild card where three
+    places hold one; ``set_max``, ``layoff_distinct_suits``). The one home of the lay-off targets:
+    the listing, playable discards (R32), :meth:`Game.layoff_spot` and the greedy bot's knowledge
+    of the table (from a view) all ask it.
+
+    >>> from liverpool.cards import parse_cards
+    >>> layoff_targets("run", parse_cards("5H 6H 7H 8H"), 5, RuleSet())
+    [(Card('4H'), False), (None, False), (Card('9H'), True), (None, True)]
+    """
+    wild = rules.wild_rank
+    out: list[tuple[Card | None, bool]] = []
+    if kind == "set":
+        if rules.set_max is not None and len(cards) >= rules.set_max:
+            return out
+        rank = set_rank(cards, rules)
+        if rank is None:  # pragma: no cover - a set always holds naturals (R18)
+            return out
+        taken = {c.suit for c in cards if c.rank not in (0, wild)} if rules.layoff_distinct_suits else set()
+        if rank != wild:
+            out.extend((Card(rank, suit), True) for suit in SUITS if suit not in taken)
+        out.append((None, True))
+        return out
+    suit = next(c.suit for c in cards if c.rank not in (0, wild))
+    if len(cards) >= 13:  # R3: an ace is never both low and high in one run
+        return out
+    low, high = start - 1, start + len(cards)
+    check = rules.run_joker_check == "always"
+    if low >= 1:
+        if low != wild:
+            out.append((Card(low, suit), False))
+        if not check or not any(c.rank in (0, wild) for c in cards[:3]):
+            out.append((None, False))
+    if high <= (14 if rules.ace_high else 13):
+        rank = 1 if high == 14 else high
+        if rank != wild:
+            out.append((Card(rank, suit), True))
+        if not check or not any(c.rank in (0, wild) for c in cards[-3:]):
+            out.append((None, True))
+    return out

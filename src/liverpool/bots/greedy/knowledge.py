@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...cards import Card, parse_card, parse_tokens
+from ...game import layoff_targets
 from ...rules import RuleSet
 from .tactics import _MEMO_LIMIT, Tactics, rules_for_view, tactics
 
@@ -214,52 +215,16 @@ class Snapshot:
         return hit
 
     def _accepts(self) -> tuple[frozenset[int], bool]:
-        """:meth:`accepts`, worked out."""
+        """:meth:`accepts`, worked out by the engine's rule (:func:`liverpool.game.layoff_targets`)."""
         rules = self.rules
-        wild = self.t.wild
         out: set[int] = set()
         any_wild = False
-        check = rules.run_joker_check == "always"
-        top = self.t.top
         for _, kind, cards, start in self.melds:
-            if kind == "set":
-                if rules.set_max is not None and len(cards) >= rules.set_max:
-                    continue
-                rank = 0
-                for c in cards:
-                    if c.rank and c.rank != wild:
-                        rank = c.rank
-                        break
-                if not rank:
-                    continue
-                any_wild = True
-                if rank == wild:
-                    continue
-                if rules.layoff_distinct_suits:
-                    taken = {c.code - c.rank for c in cards if c.rank and c.rank != wild}
-                    out.update(base + rank for base in (16, 32, 48, 64) if base not in taken)
+            for card, _high in layoff_targets(kind, cards, start, rules):
+                if card is None:
+                    any_wild = True
                 else:
-                    out.update((16 + rank, 32 + rank, 48 + rank, 64 + rank))
-                continue
-            if len(cards) >= 13:  # R3: an ace is never both low and high in one run
-                continue
-            base = 0
-            for c in cards:
-                if c.rank and c.rank != wild:
-                    base = c.code - c.rank
-                    break
-            low, high = start - 1, start + len(cards)
-            if low >= 1:
-                if low != wild:
-                    out.add(base + low)
-                if not any_wild and (not check or not any(c.rank in (0, wild) for c in cards[:3])):
-                    any_wild = True
-            if high <= top:
-                rank = 1 if high == 14 else high
-                if rank != wild:
-                    out.add(base + rank)
-                if not any_wild and (not check or not any(c.rank in (0, wild) for c in cards[-3:])):
-                    any_wild = True
+                    out.add(card)
         return frozenset(out), any_wild
 
     def is_wild(self, card: Card) -> bool:

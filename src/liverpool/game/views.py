@@ -92,7 +92,10 @@ class _Views(_Listing):
         view["swap_base"] = self.swap_base
         view["retracted"] = self.retracted
         view["resume"] = self.resume
-        view["rules"] = _fresh_rules(self._rules_dict)  # a copy: cached_rules knows it by equality
+        rules_copy = self._rules_dict.copy()  # a copy (_fresh_rules inline): cached_rules knows it by equality
+        rules_copy["pack_schedule"] = list(map(list, rules_copy["pack_schedule"]))
+        rules_copy["rank_points"] = list(rules_copy["rank_points"])
+        view["rules"] = rules_copy
         view["events"] = self.events[self.deal_events_start :]  # a new list of read-only records
         view["is_over"] = over
         view["winners"] = self.winners if over else []

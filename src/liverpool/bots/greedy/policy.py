@@ -307,7 +307,8 @@ class GreedyBot(Bot):
         # without cached_rules' search.
         if known is None or known[0] != data:
             rules = cached_rules(data)
-            known = self._rules = (copy.deepcopy(data), rules, tactics(rules))
+            own = {k: copy.deepcopy(v) if isinstance(v, list | dict) else v for k, v in data.items()}
+            known = self._rules = (own, rules, tactics(rules))
         s = Snapshot.from_view(view, known[1], known[2])
         s.track(self.tracker, view)
         if s.rules.pile_draw and any(isinstance(a, DrawFromPile) for a in legal):

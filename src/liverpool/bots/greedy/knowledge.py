@@ -215,16 +215,30 @@ class Snapshot:
         return hit
 
     def _accepts(self) -> tuple[frozenset[int], bool]:
-        """:meth:`accepts`, worked out by the engine's rule (:func:`liverpool.game.layoff_targets`)."""
+        """:meth:`accepts`, worked out by the engine's rule (:func:`liverpool.game.layoff_targets`)
+        meld by meld, each meld's answer remembered (:attr:`Tactics.accept_memo`, by its kind,
+        start and cards): the table changes by one meld at a time."""
         rules = self.rules
+        memo = self.t.accept_memo
         out: set[int] = set()
         any_wild = False
         for _, kind, cards, start in self.melds:
-            for card, _high in layoff_targets(kind, cards, start, rules):
-                if card is None:
-                    any_wild = True
-                else:
-                    out.add(card)
+            key = (kind, start, *cards)
+            hit = memo.get(key)
+            if hit is None:
+                naturals: set[int] = set()
+                wild = False
+                for card, _high in layoff_targets(kind, cards, start, rules):
+                    if card is None:
+                        wild = True
+                    else:
+                        naturals.add(card)
+                hit = (frozenset(naturals), wild)
+                if len(memo) > _MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = hit
+            out |= hit[0]
+            any_wild = any_wild or hit[1]
         return frozenset(out), any_wild
 
     def is_wild(self, card: Card) -> bool:

@@ -10,6 +10,7 @@ from ..actions import (
 )
 from ..cards import Card, card_names, parse_card
 from ..errors import IllegalAction
+from ..events import FrozenDict, freeze
 from ..rules import RuleSet, cached_rules
 from .common import (
     _VIEW,
@@ -92,10 +93,10 @@ class _Views(_Listing):
         view["swap_base"] = self.swap_base
         view["retracted"] = self.retracted
         view["resume"] = self.resume
-        rules_copy = self._rules_dict.copy()  # a copy (_fresh_rules inline): cached_rules knows it by equality
-        rules_copy["pack_schedule"] = list(map(list, rules_copy["pack_schedule"]))
-        rules_copy["rank_points"] = list(rules_copy["rank_points"])
-        view["rules"] = rules_copy
+        shared = self._rules_dict
+        if type(shared) is not FrozenDict:  # read-only once, then handed out as it is
+            shared = self._rules_dict = freeze(shared)
+        view["rules"] = shared  # shared and read-only, like the event records: bots know it by identity
         view["events"] = self.events[self.deal_events_start :]  # a new list of read-only records
         view["is_over"] = over
         view["winners"] = self.winners if over else []

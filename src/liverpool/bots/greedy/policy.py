@@ -24,6 +24,7 @@ from ...actions import (
     Unswap,
 )
 from ...cards import JOKER, Card, parse_tokens
+from ...events import FrozenDict
 from ...rules import RuleSet, cached_rules
 from ...solver import can_complete, solve
 from ..base import Bot
@@ -302,12 +303,11 @@ class GreedyBot(Bot):
             return legal[0]
         data = view["rules"]
         known = self._rules
-        # Every view holds a fresh copy of one rules dict: compared with a private copy of the last
-        # one (whose values are the same objects, so the comparison stops at identity) it is found
-        # without cached_rules' search.
-        if known is None or known[0] != data:
+        # A game's views share one read-only rules dict (known by identity); a changeable one (a
+        # view from elsewhere) is compared with a private copy of the last one.
+        if known is None or (known[0] is not data and known[0] != data):
             rules = cached_rules(data)
-            own = {k: copy.deepcopy(v) if isinstance(v, list | dict) else v for k, v in data.items()}
+            own = data if isinstance(data, FrozenDict) else copy.deepcopy(data)
             known = self._rules = (own, rules, tactics(rules))
         s = Snapshot.from_view(view, known[1], known[2])
         s.track(self.tracker, view)

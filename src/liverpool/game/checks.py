@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import repeat
-from operator import is_
 from typing import Any
 
 from ..actions import (
@@ -395,9 +393,12 @@ class _Checks(_Moves):
         if version is not None:
             self.verify(action, version)
         elif cache is not None and cache[0] == len(self.actions):
-            # an action of the current listing is legal: only others are verified (the listing is
-            # searched by identity, in C)
-            if not any(map(is_, cache[1], repeat(_shared(action)))):
+            # an action of the current listing is legal: only others are verified
+            shared = _shared(action)
+            for listed in cache[1]:
+                if listed is shared:
+                    break
+            else:
                 self.verify(action)
         else:
             self.verify(action)

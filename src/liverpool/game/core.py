@@ -361,13 +361,14 @@ class _Core:
         return g
 
     def _event(self, event: str, **data: Any) -> None:
+        data["type"] = event
+        data["deal"] = self.deal_index + 1
+        data["version"] = len(self.actions)
         nested = _NESTED.get(event)
         if nested is not None:
             for key in nested:
                 data[key] = freeze(data[key])
-        # ``deal``: 0 while cutting for the dealer; ``version``: the game's version once the action
-        # that made it is applied (the record is built once, its keys in this order)
-        self.events.append(FrozenDict(data, type=event, deal=self.deal_index + 1, version=len(self.actions)))
+        self.events.append(FrozenDict(data))
 
     def _available_stock(self, keep_top: int = 1) -> int:
         """Cards the stock can still give, counting a rebuild (R9) if one is allowed."""

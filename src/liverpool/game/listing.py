@@ -67,11 +67,12 @@ class _Listing(_Checks):
             call_open = self.call_open and top is not None
             if call_open and self._call_problem(p) is None:
                 out.append(seats[p].calls[top])  # type: ignore[index]
+            buy_open = self._buy_window_open()  # who may buy: _buy_problem's parts (may_buy)
             passed = self.passed
             for q in range(self.n):
                 if q == p or q in passed:
                     continue
-                buy = self._buy_problem(q) is None  # who may buy: the rule's one home (may_buy)
+                buy = buy_open and self._buyer_problem(q) is None
                 call = call_open and self._call_problem(q) is None
                 if buy:
                     out.append(seats[q].buys[top])  # type: ignore[index]

@@ -221,23 +221,36 @@ class _Queries(_Core):
         return is_valid_run(cards, self.rules)
 
     def _buy_problem(self, p: int) -> str | None:
+        """Why ``p`` may not buy the top discard now (R27-R31, R44), or None: the window's part
+        (:meth:`_buy_window_open`) and the seat's (:meth:`_buyer_problem`), the seat's named first
+        when the stock is what is missing."""
+        if not self._buy_window_open():
+            if not self.rules.buying:
+                return "buying is off (R27)"
+            if not self.fresh:
+                return "there is no fresh discard to buy"
+            return self._buyer_problem(p) or "the stock is too small to pay for a buy"
+        return self._buyer_problem(p)
+
+    def _buy_window_open(self) -> bool:
+        """R27, R28, R30: buying is on, the discard is fresh and the stock can pay the penalty."""
         rules = self.rules
-        if not rules.buying:
-            return "buying is off (R27)"
-        if not self.fresh:
-            return "there is no fresh discard to buy"
+        return rules.buying and self.fresh and self._available_stock(keep_top=2) >= rules.buy_penalty + 1
+
+    def _buyer_problem(self, p: int) -> str | None:
+        """The seat's part of :meth:`_buy_problem` (R29, R31, R44), asked by the listing seat by
+        seat once :meth:`_buy_window_open` holds."""
         if p == self.current:
             return "it is your turn: take the discard instead of buying it"
         if p == self.discarder:
             return "you may not buy your own discard"
         if p in self.buy_requests:
             return "you have already asked to buy this card"
+        rules = self.rules
         if rules.buy_limit is not None and self.buys_used[p] >= rules.buy_limit:
             return f"you have used your {rules.buy_limit} buys this deal (R31)"
         if self.down[p] and not rules.down_may_buy:
             return "players who are down may not buy (R44)"
-        if self._available_stock(keep_top=2) < rules.buy_penalty + 1:
-            return "the stock is too small to pay for a buy"
         return None
 
     def _call_problem(self, p: int) -> str | None:

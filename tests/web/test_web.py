@@ -502,7 +502,7 @@ def test_hint_highlights_the_suggested_cards_and_counts_down(base_url: str, brow
         before = len(_hand(page))
         page.click("#play-hint")
         _wait_change(page, version)
-        assert len(_hand(page)) < before
+        page.wait_for_function("(n) => document.querySelectorAll('#hand .hand-card').length < n", arg=before)
         assert not page.locator("#hint-box").count()  # the hint was for that decision only
     assert not errors, errors
 

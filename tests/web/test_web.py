@@ -229,7 +229,7 @@ def test_quick_play_one_whole_deal_by_clicks(base_url: str, browser: Browser) ->
 
 
 def _started_table_against_a_bot(
-    base_url: str, browser: Browser, schedule: str, name: str
+    base_url: str, browser: Browser, schedule: str, name: str, hints: int | str = 3
 ) -> tuple[str, Page, list[str]]:
     """A started two-seat table (``name`` against an easy bot, ``schedule``), opened in a new
     desktop page with the seat's token in its storage: the table id, the page, its console errors."""
@@ -242,6 +242,7 @@ def _started_table_against_a_bot(
             "options": {"schedule": schedule},
             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
             "name": name,
+            "hints": hints,
         },
     )
     table, token = made["table_id"], made["token"]
@@ -505,6 +506,20 @@ def test_hint_highlights_the_suggested_cards_and_counts_down(base_url: str, brow
         page.wait_for_function("(n) => document.querySelectorAll('#hand .hand-card').length < n", arg=before)
         assert not page.locator("#hint-box").count()  # the hint was for that decision only
     assert not errors, errors
+
+
+def test_no_hint_button_when_hints_are_off_and_no_count_when_unlimited(base_url: str, browser: Browser) -> None:
+    _, page, errors = _started_table_against_a_bot(base_url, browser, "1S/10", "Of", hints="off")
+    page.wait_for_selector("#sort-suit")
+    assert not page.locator("#hint").count()
+    page.keyboard.press("h")  # the key asks for nothing either
+    page.wait_for_timeout(300)
+    assert not page.locator("#hint-box, #server-error").count()
+    page.context.close()
+    _, page, errors2 = _started_table_against_a_bot(base_url, browser, "1S/10", "Un", hints="unlimited")
+    page.wait_for_selector("#hint")
+    assert page.inner_text("#hint") == "Hint (unlimited)"
+    assert not errors and not errors2, errors + errors2
 
 
 def test_review_page_after_the_game_steps_through_the_decisions(base_url: str, browser: Browser) -> None:

@@ -603,7 +603,9 @@ def test_review_page_after_the_game_steps_through_the_decisions(base_url: str, b
     if bad:
         assert page.inner_text("#review-pos") == f"Decision 1 of {len(bad)}"
         assert page.get_attribute(".review-page", "data-decision") == str(bad[0]["index"])
-    # on a phone the page fits the screen's width
+    # on a phone the page fits the screen's width (shown: the first decision that lost points)
+    costly = [d for d in decisions if d["verdict"] in {"inaccuracy", "mistake", "blunder"}]
+    page.select_option("#review-filter", "costly" if costly else "all")
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(300)
     width = page.evaluate("() => document.documentElement.scrollWidth")

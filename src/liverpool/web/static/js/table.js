@@ -108,7 +108,8 @@ const sameAction = (a, b) => !!a && !!b && JSON.stringify(a) === JSON.stringify(
 
 function reduceHints(s, m) {
   switch (m.type) {
-    case "hello":
+    case "hello": // a new socket: an answer still being computed went to the old one
+      return { ...s, hintPending: false, hintsLeft: "hints_left" in m ? m.hints_left : s.hintsLeft };
     case "state":
       return "hints_left" in m ? { ...s, hintsLeft: m.hints_left } : s;
     case "hint_asked":

@@ -499,6 +499,12 @@ def test_hint_highlights_the_suggested_cards_and_counts_down(base_url: str, brow
             assert "No hints left this deal" in label and not page.is_enabled("#hint")
         if left == 2:
             _shot(page, "hint.png")
+            page.set_viewport_size(PHONE)  # the hint on a phone: the page still fits its width
+            page.wait_for_timeout(300)
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"the hint makes the phone layout scroll sideways ({width}px)"
+            _shot(page, "hint-phone.png")
+            page.set_viewport_size(DESKTOP)
         # play the suggestion with its button: the highlighted card leaves the hand
         before = len(_hand(page))
         page.click("#play-hint")

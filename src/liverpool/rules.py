@@ -179,8 +179,8 @@ def parse_schedule(text: str) -> tuple[Contract, ...]:
         for count, letter, eq, n in _GROUP_RE.findall(groups):
             letter = letter.upper()
             k = int(count)
-            if k < 1:
-                raise ValueError(f"schedule: a group needs at least one meld, got {count}{letter} in {part!r}")
+            if k < 1 and n:
+                raise ValueError(f"schedule: a length in brackets needs a meld, got {count}{letter} in {part!r}")
             value = 0 if not n else -int(n) if eq else int(n)
             counts[letter] += k
             lengths[letter].extend([value] * k)

@@ -45,7 +45,7 @@ from .common import (
     _run_suit,
     _shared,
 )
-from .contracts import shortest, staged_left
+from .contracts import staged_left
 from .moves import _Moves
 
 
@@ -73,8 +73,8 @@ class _Checks(_Moves):
         sets, runs, ranks, suits = counts if counts is not None else self._pending_counts()
         # issue 16: lengths per meld (R48) or a same-suit gap (R13); None for every other contract
         left = staged_left(self, contract) if rules.grouped_contracts else None
-        if isinstance(left, Left) and shortest(left, kind):
-            rules = group_rules(rules, kind, shortest(left, kind))  # the meld's validity but for its length
+        if left is not None:  # the meld's validity but for its length, which its group judges below
+            rules = group_rules(rules, kind, max(2, rules.set_min_naturals) if kind == "set" else 2)
         if kind == "set":
             if sets >= contract.sets:
                 return f"this deal's contract ({contract.describe()}) has no more sets to lay"

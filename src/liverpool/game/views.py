@@ -40,6 +40,8 @@ class _Views(_Listing):
         cached = self._contract_view
         if cached is None or cached[0] is not c:
             text = {"sets": c.sets, "runs": c.runs, "cards": c.cards, "whole_hand": c.whole_hand, "text": c.describe()}
+            if c.grouped:  # issue 16: lengths of its own (R48), only then (views of other games unchanged)
+                text["set_lengths"], text["run_lengths"] = list(c.set_lengths), list(c.run_lengths)
             cached = self._contract_view = (c, text)
         phase = self.phase
         draw = phase == DRAW

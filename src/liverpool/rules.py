@@ -30,6 +30,11 @@ BuyPrecedence = Literal["nearest", "first"]
 RunJokerCheck = Literal["always", "initial"]
 Floating = Literal[True, False, "refuse"]
 SetDistinctSuits = Literal[True, False, "laydown"]
+Progression = Literal["table", "player"]
+
+PLAYER_DEALS_PER_LEVEL: Final = 3
+"""R41 with ``progression="player"``: the game ends at the latest after this many deals per level of
+the schedule, so that every game ends (the most levels completed then wins)."""
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -85,6 +90,19 @@ class Contract:
             object.__setattr__(self, "set_lengths", ())  # all the option's minimum: the plain contract
         if self.run_lengths and not any(self.run_lengths):
             object.__setattr__(self, "run_lengths", ())
+
+    @classmethod
+    def from_view(cls, data: dict[str, Any]) -> Contract:
+        """The contract of a view's ``contract`` dict (``set_lengths``/``run_lengths`` given only
+        when it has lengths of its own)."""
+        return cls(
+            int(data["sets"]),
+            int(data["runs"]),
+            int(data["cards"]),
+            bool(data["whole_hand"]),
+            set_lengths=tuple(data.get("set_lengths", ())),
+            run_lengths=tuple(data.get("run_lengths", ())),
+        )
 
     @property
     def grouped(self) -> bool:
@@ -207,6 +225,7 @@ VARIANT_OPTIONS: Final = frozenset(
         "swap_must_play",
         "wild_rank_swappable",
         "runs_same_suit_gap",
+        "progression",
     }
 )
 """Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
@@ -328,6 +347,12 @@ class RuleSet:
     """R9, R45: times the stock is rebuilt in a deal; the next time it runs out the deal ends
     with everyone scoring their hand (None: unlimited)."""
     turn_limit: int | None = 500
+    progression: Progression = "table"
+    """R41, R48 (issue 16): "table", everyone plays the deal's contract and the game has one deal
+    per contract; "player", each player plays the contract of their own level, moves to the next
+    level after a deal in which they went down, and the game ends after the deal in which someone
+    completes the last level (at the latest after ``PLAYER_DEALS_PER_LEVEL`` deals per level); the
+    most levels completed wins, then the lowest total."""
     """R45: turns after which a deal with no one out ends as a stalemate (None: no limit)."""
     # Scoring hooks (R49): points added to a player's deal score; negative numbers lower it
     going_out_bonus: int = 0
@@ -447,6 +472,12 @@ class RuleSet:
                 f"dealing {most}; raise option packs (or pack_schedule)"
             )
 
+    @property
+    def max_deals(self) -> int:
+        """R41: the most deals a game lasts (``progression="player"``: ``PLAYER_DEALS_PER_LEVEL`` per
+        level; "table": one per contract)."""
+        return len(self.schedule) * (PLAYER_DEALS_PER_LEVEL if self.progression == "player" else 1)
+
     def points(self, rank: int) -> int:
         """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""
         return self._points[rank]  # type: ignore[attr-defined,no-any-return]
@@ -498,6 +529,7 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             "LiverpoolResume",
             "BuyPrecedence",
             "RunJokerCheck",
+            "Progression",
         ):
             return low
     except ValueError:
@@ -514,6 +546,7 @@ _CHOICES: Final = {
     "liverpool_resume": get_args(LiverpoolResume),
     "buy_precedence": get_args(BuyPrecedence),
     "run_joker_check": get_args(RunJokerCheck),
+    "progression": get_args(Progression),
 }
 
 
@@ -696,7 +729,12 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         ("R9", "When the stock runs out the discard pile, less its top card, is shuffled into a new stock."),
         (
             "R10",
-            "Contracts: " + "; ".join(f"deal {i}: {c.describe()}" for i, c in enumerate(r.schedule, 1)) + ".",
+            "Contracts: "
+            + "; ".join(
+                f"{'deal' if r.progression == 'table' else 'level'} {i}: {c.describe()}"
+                for i, c in enumerate(r.schedule, 1)
+            )
+            + ".",
         ),
         (
             "R11",
@@ -849,7 +887,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         (
             "R41",
             f"{len(r.schedule)} deals; the lowest total wins; ties share the win; every seat is placed "
-            "by its total (1 for the lowest), ties sharing a place.",
+            "by its total (1 for the lowest), ties sharing a place."
+            if r.progression == "table"
+            else f"Levels per player: {len(r.schedule)} levels (the contracts of R10, each with its own cards "
+            "dealt); each player plays their own level's contract and moves to the next after a deal in which "
+            "they went down; the game ends after the deal in which someone completes the last level (at the "
+            f"latest after {r.max_deals} deals); the most levels completed wins, then the lowest total; ties "
+            "share the win and a place.",
         ),
         (
             "R42",

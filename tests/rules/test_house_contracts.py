@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from liverpool import Game, Meld, RuleSet
+from liverpool import Discard, Game, Meld, RuleSet
 from liverpool.cli import main as cli_main
 from liverpool.rules import Contract, parse_schedule
 from liverpool.solver import Left, contract_left, find_contract, left_after
@@ -218,3 +218,97 @@ def test_r13_gap_is_validated_and_described() -> None:
     assert "at least 2 rank(s) between them" in dict(r.describe())["R13"]
     assert r.to_dict()["runs_same_suit_gap"] == 2 and RuleSet.from_dict(r.to_dict()) == r
     assert RuleSet().with_options(runs_same_suit_gap="none").runs_same_suit_gap is None
+
+
+# ---------------------------------------------------------------- progression (R41, R48)
+LEVELS = "2S/10,1S1R/11,2R/12"
+STOCK = "4C 5C 6C 7C 8C 10C 5D 6D 8D 10D"
+
+
+def levels_at_play(preset: str, levels: list[int], hand: str, **kwargs: Any) -> Game:
+    """Seat 0 to play, each seat at ``levels`` (0-based), under ``progression="player"``."""
+    r = rules(preset, progression="player", schedule=parse_schedule(LEVELS))
+    kwargs.setdefault("stock", STOCK)
+    game: Game = position(r, hands=(hand, *OTHERS), current=0, phase="play", **kwargs)
+    game.levels = list(levels)
+    game._contract_view = None
+    return game
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r41_player_each_seat_plays_its_own_levels_contract(preset: str) -> None:
+    game = levels_at_play(preset, [1, 0, 0, 0], "7H 7S 7D 3S 4S 5S 6S KS")
+    assert game.view(0)["contract"]["text"] == "1 set + 1 run" and game.view(0)["levels"] == [2, 1, 1, 1]
+    assert game.view(1)["contract"]["text"] == "2 sets" and game.view(1)["levels"] == [2, 1, 1, 1]
+    assert ("run", tuple(cards("3S 4S 5S 6S"))) in melds(game)
+    apply_all(game, run("3S 4S 5S 6S"), a_set("7H 7S 7D"))
+    assert game.down[0]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r41_player_a_meld_of_another_level_is_refused(preset: str) -> None:
+    game = levels_at_play(preset, [0, 1, 1, 1], "7H 7S 7D 3S 4S 5S 6S KS")
+    assert ("run", tuple(cards("3S 4S 5S 6S"))) not in melds(game)
+    assert_refused(game, run("3S 4S 5S 6S"), "no more runs")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r41_player_going_down_moves_on_and_each_is_dealt_their_levels_cards(preset: str) -> None:
+    game = levels_at_play(preset, [0, 0, 0, 0], "7H 7S 7D 9C 9D 9H KS")
+    apply_all(game, a_set("7H 7S 7D"), a_set("9C 9D 9H"))
+    apply_all(game, Discard(0, cards("KS")[0]))
+    assert game.deal == 2 and not game.is_over
+    assert game.levels == [1, 0, 0, 0]
+    assert [e for e in game.events if e["type"] == "level"][-1]["player"] == 0
+    assert [len(game.hand(p)) for p in range(4)] == [11, 10, 10, 10]  # level 2 deals 11, level 1 deals 10
+    assert game.view(0)["contract"]["text"] == "1 set + 1 run" and game.view(2)["contract"]["text"] == "2 sets"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r41_player_completing_the_last_level_ends_the_game_and_wins(preset: str) -> None:
+    game = levels_at_play(preset, [2, 0, 1, 0], "3S 4S 5S 6S 8H 9H 10H JH KS", scores=[500, 0, 0, 0])
+    apply_all(game, run("3S 4S 5S 6S"), run("8H 9H 10H JH"))
+    apply_all(game, Discard(0, cards("KS")[0]))
+    assert game.is_over
+    assert game.winners == [0]  # the most levels completed wins, whatever the total
+    assert game.placings == [1, 3, 2, 4]  # then the lowest total: seat 1 holds fewer points than seat 3
+    assert game.view(1)["levels"] == [4, 1, 2, 1]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r41_player_the_game_ends_after_the_most_deals(preset: str) -> None:
+    r = rules(preset, progression="player", schedule=parse_schedule(LEVELS))
+    assert r.max_deals == 9
+    game: Game = position(r, hands=("7H 7S 7D 9C 9D 9H KS", *OTHERS), current=0, phase="play", deal=9, stock=STOCK)
+    game.levels = [0, 1, 0, 0]
+    apply_all(game, a_set("7H 7S 7D"), a_set("9C 9D 9H"))
+    apply_all(game, Discard(0, cards("KS")[0]))
+    assert game.is_over and game.levels == [1, 1, 0, 0]
+    assert set(game.winners) <= {0, 1} and game.winners
+
+
+def test_r41_player_is_validated_described_and_invisible_when_off() -> None:
+    with pytest.raises(ValueError, match="progression"):
+        RuleSet().with_options(progression="level")
+    r = RuleSet().with_options(progression="player")
+    text = dict(r.describe())
+    assert "Levels per player" in text["R41"] and "level 1: 2 sets" in text["R10"]
+    assert RuleSet.from_dict(r.to_dict()) == r and r.to_dict()["progression"] == "player"
+    assert "progression" not in RuleSet().to_dict() and "levels" not in Game.new(players=3, seed=1).view(0)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r41_player_positions_and_copies_keep_the_levels(preset: str) -> None:
+    game = levels_at_play(preset, [2, 0, 1, 0], "3S 4S 5S 6S 8H 9H 10H JH KS")
+    again = Game.from_position(game.position())
+    assert again.levels == [2, 0, 1, 0] and again.view(0) == game.view(0)
+    assert game.copy().levels == [2, 0, 1, 0]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r41_player_bots_play_whole_games(preset: str) -> None:
+    from liverpool.bots.arena import play_match
+
+    r = rules(preset, progression="player", schedule=parse_schedule("2S/10,1S1R[5]/11"), turn_limit=80)
+    result = play_match("greedy", "greedy", games=1, players=4, rules=r)
+    assert result.games and result.games[0].decisions > 0

@@ -571,6 +571,8 @@ def _expected_points(game: Game) -> list[float]:
             rows.append(0)
             levels.append(3 if len(hand) <= 2 else 2)
             continue
+        if game.levels is not None:  # issue 16: each seat plays its own level's contract
+            c = game.contract_of(p)
         deficit = max(0, min(analyse(t, hand, c.sets, c.runs, c.whole_hand)[0], last))
         base.append(_interpolate(EXPECTED_POINTS[deficit], points))
         rows.append(deficit + 1)

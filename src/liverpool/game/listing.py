@@ -133,7 +133,8 @@ class _Listing(_Checks):
         rules, contract = self.rules, self.contract
         if rules.grouped_contracts:  # issue 16 (game/contracts.py)
             left = staged_left(self, contract)
-            return grouped_melds(self, p, contract, left) if isinstance(left, Left) else []
+            if left is not None:  # None: this deal's contract has neither (the usual path below)
+                return grouped_melds(self, p, contract, left) if isinstance(left, Left) else []
         hand = self.hands[p]
         counts = self._pending_counts()
         sets, runs, ranks, suits = counts

@@ -72,6 +72,7 @@ from .contract import (
     _solve as _solve,
     can_complete as can_complete,
     contract_left as contract_left,
+    contract_melds as contract_melds,
     find_contract as find_contract,
     group_rules as group_rules,
     left_after as left_after,

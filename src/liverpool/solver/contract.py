@@ -266,7 +266,12 @@ def find_contract(hand: Sequence[Card], deal: int, rules: RuleSet) -> list[list[
     """
     if not isinstance(deal, int) or not 1 <= deal <= len(rules.schedule):
         raise ValueError(f"deal must be 1-{len(rules.schedule)}, got {deal!r}")
-    contract = rules.schedule[deal - 1]
+    return contract_melds(hand, rules.schedule[deal - 1], rules)
+
+
+def contract_melds(hand: Sequence[Card], contract: Contract, rules: RuleSet) -> list[list[Card]] | None:
+    """:func:`find_contract` for a :class:`~liverpool.rules.Contract` (e.g. a seat's own level's
+    with ``progression="player"``, read from its view by ``Contract.from_view``)."""
     left = contract_left(contract, rules)
     return solve(hand, contract.sets, contract.runs, rules, whole_hand=contract.whole_hand, left=left)
 

@@ -180,7 +180,7 @@ class Snapshot:
         s.me = seat
         n = s.n = game.n
         s.current = game.current
-        c = game.contract
+        c = game.contract_of(seat)
         s.sets = c.sets
         s.runs = c.runs
         s.whole = c.whole_hand
@@ -333,12 +333,4 @@ class EventTracker:
 def _contract_left(c: dict[str, Any], rules: RuleSet) -> Left | None:
     """The groups of a view's contract (its ``set_lengths``/``run_lengths``, given only when it has
     lengths of its own), as :func:`~liverpool.solver.contract_left` reads them."""
-    contract = Contract(
-        c["sets"],
-        c["runs"],
-        c["cards"],
-        c["whole_hand"],
-        set_lengths=tuple(c.get("set_lengths", ())),
-        run_lengths=tuple(c.get("run_lengths", ())),
-    )
-    return contract_left(contract, rules)
+    return contract_left(Contract.from_view(c), rules)

@@ -387,8 +387,10 @@ async def _levels(tmp_path: Path) -> None:
         await to_my_play_phase(pilot, app)
         text = screen_text(app)
         assert "Deal 1 of 6, your level 1: 2 sets" in text, text
-        app.game.levels = [1, 0, 0, 0]  # as after going down in an earlier deal
-        app.game._contract_view = None
+        game = app.game
+        assert isinstance(game, Game)
+        game.levels = [1, 0, 0, 0]  # as after going down in an earlier deal
+        game._contract_view = None
         app.refresh_view()
         await pilot.pause()
         assert "your level 2: 1 set + 1 run of 5+" in screen_text(app)

@@ -325,6 +325,7 @@ function Seats({ s, scoresOpen }) {
             ${v.down[p] ? html`<span class="tag down">down</span>` : null}
             ${v.hand_sizes[p] === 1 ? html`<span class="tag knock">knock: 1 card</span>` : null}
             <span class="score" title="total points (low is good)">${v.scores[p]} pts</span>
+            ${v.levels ? html`<span class="level" title="this player's level (contract)">level ${v.levels[p]}</span>` : null}
             ${v.buys_used[p] ? html`<span class="buys">${v.buys_used[p]} bought</span>` : null}
           </div>
         </div>`;
@@ -671,7 +672,7 @@ export function TablePage({ tableId }) {
          data-my-events=${s.log.filter((x) => x.ev.player === s.seat).length}>
       <${ConnBanner} status=${status} conn=${conn} />
       <header class="topbar">
-        <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
+        <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}${v.levels ? `, your level ${v.levels[s.seat]}` : ""}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
         <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over ? "" : doNowText(s, has)}</span></div>
         ${s.table && s.table.timer ? html`<span class="timer">⏱ ${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions">

@@ -394,8 +394,8 @@ class _Core:
 
     def _event(self, event: str, **data: Any) -> None:
         data["type"] = event
-        data["deal"] = self.deal_index + 1
-        data["version"] = len(self.actions)
+        data["deal"] = self.deal_index + 1  # 0 while cutting for the dealer
+        data["version"] = len(self.actions)  # the game's version once the action that made it is applied
         nested = _NESTED.get(event)
         if nested is not None:
             for key in nested:

@@ -350,7 +350,25 @@ def meld_accepts(
 ) -> list[tuple[Card | None, bool]]:
     """R24 with the meld variants: the cards the meld accepts as lay-offs, as (card, at the high
     end) pairs, None for any wild card, each asked of :func:`can_extend_set` /
-    :func:`can_extend_run` (the engine's listing and the bots' table knowledge read it)."""
+    :func:`can_extend_run` (the engine's listing and the bots' table knowledge read it).
+    Remembered per meld (the caller must not change the list)."""
+    key = (id(rules), kind, bytes(cards), start, suit)
+    hit = _ACCEPTS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    out = _meld_accepts(kind, cards, start, rules, suit)
+    if len(_ACCEPTS) > 4096:
+        _ACCEPTS.clear()
+    _ACCEPTS[key] = (rules, out)
+    return out
+
+
+_ACCEPTS: dict[tuple[int, str, bytes, int, str], tuple[RuleSet, list[tuple[Card | None, bool]]]] = {}
+
+
+def _meld_accepts(
+    kind: str, cards: Sequence[Card], start: int, rules: RuleSet, suit: str
+) -> list[tuple[Card | None, bool]]:
     out: list[tuple[Card | None, bool]] = []
     wild = rules.wild_rank
     if kind == "set":

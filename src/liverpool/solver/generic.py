@@ -22,18 +22,30 @@ from itertools import combinations, product
 from ..cards import JOKER, SUITS, Card
 from ..melds import _run_wilds_ok, is_valid_set, run_starts, value_rank
 from ..rules import RuleSet
+from .tables import _ctx
 
 __all__ = ["solve_variant"]
 
 _Shape = tuple[str, "int | str", tuple[Card, ...], tuple["Card | None", ...]]
 
-_MEMO: dict[tuple[object, ...], list[list[Card]] | None] = {}
-_SHAPES: dict[tuple[object, ...], tuple[list[_Shape], list[_Shape]]] = {}
-_LIMIT = 1 << 12
+_LIMIT = 1 << 14
 
 
 def _set_shapes(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool) -> list[_Shape]:
     """Every set the hand can lay (R11, R18, R46 natural sets), naturals by rank and suit."""
+    counts = bytes(min(hand.count(c), 255) for c in _NATURAL_CARDS)
+    memo = _ctx(rules).variant_memo
+    key = ("sets", counts, nwild, exact)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _set_shapes_of(rules, hand, nwild, exact)
+    return found  # type: ignore[return-value]
+
+
+_NATURAL_CARDS = [Card(r, s) for s in SUITS for r in range(1, 14)]
+
+
+def _set_shapes_of(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool) -> list[_Shape]:
     wr = rules.wild_rank
     out: list[_Shape] = []
     high = rules.set_min if exact else (rules.set_max if rules.set_max is not None else 99)
@@ -68,36 +80,51 @@ def _run_shapes(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool, w
     least length, or in a whole-hand deal any length."""
     wr = rules.wild_rank
     out: list[_Shape] = []
-    longest = rules.run_min if exact else rules.run_len_max
+    memo = _ctx(rules).variant_memo
     for suit in SUITS:
-        held = {c.rank for c in hand if c.suit == suit and c.rank != wr}
+        held = frozenset(c.rank for c in hand if c.suit == suit and c.rank != wr)
         if not held:
             continue
-        for n in range(rules.run_min, longest + 1):
-            for a in run_starts(n, rules):
-                ranks = [value_rank(a + i) for i in range(n)]
-                places = [i for i, r in enumerate(ranks) if r in held and r != wr]
-                missing = n - len(places)
-                if missing > nwild or not places:
-                    continue
-                extras = nwild - missing if (whole or n == rules.run_min) else 0
-                for j in range(min(extras, len(places)) + 1):
-                    for gone in combinations(places, j):
-                        if j == len(places) and rules.run_min_naturals:
-                            continue
-                        pattern = [
-                            Card(r, suit) if i in places and i not in gone else None for i, r in enumerate(ranks)
-                        ]
-                        if not _run_wilds_ok([JOKER if c is None else c for c in pattern], rules):
-                            continue
-                        naturals = tuple(c for c in pattern if c is not None)
-                        if not naturals:
-                            continue
-                        out.append(("run", suit, naturals, tuple(pattern)))
+        key = ("runs", suit, held, nwild, exact, whole)
+        found = memo.get(key)
+        if found is None:
+            found = _suit_shapes(rules, suit, held, nwild, exact, whole)
+            if len(memo) > _LIMIT:
+                memo.clear()
+            memo[key] = found
+        out.extend(found)  # type: ignore[arg-type]
     if rules.run_min_naturals == 0:
+        longest = rules.run_min if exact else rules.run_len_max
         for n in range(rules.run_min, min(longest, nwild) + 1):
             if run_starts(n, rules) and _run_wilds_ok([JOKER] * n, rules):
                 out.append(("run", "", (), (None,) * n))
+    return out
+
+
+def _suit_shapes(rules: RuleSet, suit: str, held: frozenset[int], nwild: int, exact: bool, whole: bool) -> list[_Shape]:
+    """The runs of one suit (:func:`_run_shapes`) whose naturals are of the ranks ``held``."""
+    wr = rules.wild_rank
+    out: list[_Shape] = []
+    longest = rules.run_min if exact else rules.run_len_max
+    for n in range(rules.run_min, longest + 1):
+        for a in run_starts(n, rules):
+            ranks = [value_rank(a + i) for i in range(n)]
+            places = [i for i, r in enumerate(ranks) if r in held and r != wr]
+            missing = n - len(places)
+            if missing > nwild or not places:
+                continue
+            extras = nwild - missing if (whole or n == rules.run_min) else 0
+            for j in range(min(extras, len(places)) + 1):
+                for gone in combinations(places, j):
+                    if j == len(places) and rules.run_min_naturals:
+                        continue
+                    pattern = [Card(r, suit) if i in places and i not in gone else None for i, r in enumerate(ranks)]
+                    if not _run_wilds_ok([JOKER if c is None else c for c in pattern], rules):
+                        continue
+                    naturals = tuple(c for c in pattern if c is not None)
+                    if not naturals:
+                        continue
+                    out.append(("run", suit, naturals, tuple(pattern)))
     return out
 
 
@@ -122,16 +149,17 @@ def solve_variant(
         used_ranks = frozenset()
     if not rules.runs_distinct_suits:
         used_suits = frozenset()
-    key = (rules, bytes(sorted(hand)), nsets, nruns, whole, must, used_ranks, used_suits, first)
-    if key in _MEMO:
-        hit = _MEMO[key]
+    memo = _ctx(rules).variant_memo
+    key = ("solve", bytes(sorted(hand)), nsets, nruns, whole, must, used_ranks, used_suits, first)
+    if key in memo:
+        hit: list[list[Card]] | None = memo[key]  # type: ignore[assignment]
         return None if hit is None else [list(m) for m in hit]
     res = _search(hand, nsets, nruns, rules, whole, must, used_ranks, used_suits, first)
-    if len(_MEMO) > _LIMIT:
-        _MEMO.clear()
-    _MEMO[key] = res
+    if len(memo) > _LIMIT:
+        memo.clear()
+    memo[key] = res
     if res is not None and not first:
-        _MEMO[(*key[:-1], True)] = res
+        memo[(*key[:-1], True)] = res
     return None if res is None else [list(m) for m in res]
 
 
@@ -155,17 +183,8 @@ def _search(
     points = rules.points
     wild_cards = sorted((c for c in hand if is_wild(c.rank)), key=lambda c: (c != must, -points(c.rank), c.code))
     nwild = len(wild_cards)
-    skey = (rules, bytes(sorted(hand)), exact, whole)
-    shapes = _SHAPES.get(skey)
-    if shapes is None:
-        shapes = (
-            _set_shapes(rules, hand, nwild, exact) if nsets else [],
-            _run_shapes(rules, hand, nwild, exact, whole) if nruns else [],
-        )
-        if len(_SHAPES) > _LIMIT:
-            _SHAPES.clear()
-        _SHAPES[skey] = shapes
-    set_shapes, run_shapes = shapes
+    set_shapes = _set_shapes(rules, hand, nwild, exact) if nsets else []
+    run_shapes = _run_shapes(rules, hand, nwild, exact, whole) if nruns else []
     if (nsets and not set_shapes) or (nruns and not run_shapes):
         return None
     left: dict[Card, int] = {}

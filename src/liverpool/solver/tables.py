@@ -36,6 +36,7 @@ class _Ctx:
         "tally_memo",
         "top",
         "variant",
+        "variant_memo",
         "variants_memo",
         "vpts",
         "wild_key",
@@ -70,6 +71,7 @@ class _Ctx:
         self.fast = rules.run_min <= 13 and not rules.meld_variant
         # the meld variants (issue 16): every answer comes from the general search (generic.py)
         self.variant = rules.meld_variant
+        self.variant_memo: dict[tuple[object, ...], object] = {}  # generic.py's answers and shapes
         self.run_wilds = (rules.run_min + 3) // 4  # most wild cards a run of run_min holds (R19)
         self.windows_memo: dict[tuple[int, int, bool], tuple[tuple[int, int, int, int], ...]] = {}
         self.run_opts_memo: dict[tuple[int, int], tuple[tuple[tuple[int, ...], int, int], ...]] = {}

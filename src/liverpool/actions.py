@@ -144,6 +144,10 @@ class Meld(Action):
     declared: Card | None = None
     name: ClassVar[str] = "meld"
 
+    def __repr__(self) -> str:
+        declared = "" if self.declared is None else f", declared={self.declared!r}"
+        return f"Meld(player={self.player!r}, kind={self.kind!r}, cards={self.cards!r}{declared})"
+
     def _args(self) -> str:
         return f"{self.kind} {format_cards(self.cards)}" + (
             "" if self.declared is None else f" declared {self.declared}"

@@ -639,7 +639,9 @@ def _meld_variant_words(r: RuleSet) -> dict[str, str]:
         "half": "Wild cards are at most half a run's cards (rounded down)",
         "none": "A run may hold any number of wild cards",
     }.get(r.run_wild_limit)
-    if limit:
+    if limit and r.run_wild_limit == "none":
+        out["R19"] = limit + f" (it keeps at least {r.run_min_naturals} natural card(s))."
+    elif limit:
         out["R19"] = limit + (
             ", checked whenever a run is laid or extended."
             if r.run_joker_check == "always"

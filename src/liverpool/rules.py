@@ -583,8 +583,8 @@ def _validate_meld_variants(r: RuleSet) -> None:
             for v in range(2 if ace == "high" else 1, (13 if ace == "low" else 14) + 1):
                 stretch = 0 if (v - 1) % 13 + 1 == gap else stretch + 1
                 longest = max(longest, stretch)
-    need(
-        type(r.run_min) is not int or r.run_min <= longest,
+    need(  # (without the new options, the older check of run_min stands alone)
+        type(r.run_min) is not int or r.run_min <= longest or (r.ace is None and not gap and not r.wrap_around),
         "run_min",
         f"is longer than any run these options allow ({longest} cards: options ace, wild_rank_place), got {r.run_min}",
     )

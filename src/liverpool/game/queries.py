@@ -48,7 +48,7 @@ class _Queries(_Core):
             return m.spots
         rules = self.rules
         spots: list[tuple[int, int, Card]] = []
-        if m.kind == "run":
+        if m.kind == "run" and (not rules.meld_variant or _run_suit(m.cards, rules)):  # an undeclared wild run: none
             for i, c in enumerate(m.cards):
                 if rules.swappable_wild(c.rank):
                     natural = self._stands_for(m, i)

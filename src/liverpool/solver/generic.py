@@ -251,7 +251,9 @@ def _search(
                 if pending + w <= sum(left[c] for c in kinds):
                     gain = sum(points(c.rank) for c in naturals)
                     chosen.append(shape)
-                    done = rec(level + 1, i, pending + w, melded + gain, rest - gain)  # noqa: F821 (see the del below)
+                    # (a whole hand's runs come by their first natural, not by their order in the pool)
+                    nxt = 0 if anchor is not None else i
+                    done = rec(level + 1, nxt, pending + w, melded + gain, rest - gain)  # noqa: F821 (see the del below)
                     chosen.pop()
                     if done:
                         for c in naturals:

@@ -12,7 +12,9 @@ from ..actions import (
 from ..cards import SUITS, Card
 from ..melds import (
     is_valid_run,
+    meld_accepts,
     set_rank,
+    value_rank,
 )
 from ..rules import RuleSet
 from ..solver import can_complete, contract_left
@@ -22,7 +24,9 @@ from .common import (
     LIVERPOOL_DISCARD,
     OVER,
     PLAY,
+    _declared,
     _Meld,
+    _run_suit,
 )
 from .core import _Core
 
@@ -48,7 +52,7 @@ class _Queries(_Core):
             return m.spots
         rules = self.rules
         spots: list[tuple[int, int, Card]] = []
-        if m.kind == "run":
+        if m.kind == "run" and (not rules.meld_variant or _run_suit(m.cards, rules)):  # an undeclared wild run: none
             for i, c in enumerate(m.cards):
                 if rules.swappable_wild(c.rank):
                     natural = self._stands_for(m, i)
@@ -62,9 +66,7 @@ class _Queries(_Core):
         the run's suit, the rank of its value; 14 is the ace high). The one home of this rule: the
         swaps listed, verified and offered to the bots (:meth:`swap_actions`) all ask it."""
         rules = self.rules
-        suit = next(c.suit for c in m.cards if not rules.is_wild(c.rank))
-        value = m.start + index
-        return Card(1 if value == 14 else value, suit)
+        return Card(value_rank(m.start + index), _run_suit(m.cards, rules))
 
     def _compute_accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
         return layoff_targets(m.kind, m.cards, m.start, self.rules)
@@ -203,7 +205,7 @@ class _Queries(_Core):
                     ranks.add(rank)
             else:
                 runs += 1
-                suits.add(next(c.suit for c in cards if not self.rules.is_wild(c.rank)))
+                suits.add(_run_suit(cards, self.rules))
         return sets, runs, frozenset(ranks), frozenset(suits)
 
     def _pending_has(self, card: Card) -> bool:
@@ -299,6 +301,9 @@ def layoff_targets(kind: str, cards: Sequence[Card], start: int, rules: RuleSet)
     >>> layoff_targets("run", parse_cards("5H 6H 7H 8H"), 5, RuleSet())
     [(Card('4H'), False), (None, False), (Card('9H'), True), (None, True)]
     """
+    if rules.meld_variant:  # issue 16: asked of can_extend_set / can_extend_run themselves
+        declared = _declared(cards)
+        return meld_accepts(kind, cards, start, rules, declared.suit if declared else "")
     wild = rules.wild_rank
     out: list[tuple[Card | None, bool]] = []
     if kind == "set":
@@ -322,7 +327,7 @@ def layoff_targets(kind: str, cards: Sequence[Card], start: int, rules: RuleSet)
             out.append((Card(low, suit), False))
         if not check or not any(c.rank in (0, wild) for c in cards[:3]):
             out.append((None, False))
-    if high <= (14 if rules.ace_high else 13):
+    if high <= rules.run_top:
         rank = 1 if high == 14 else high
         if rank != wild:
             out.append((Card(rank, suit), True))

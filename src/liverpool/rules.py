@@ -30,6 +30,7 @@ BuyPrecedence = Literal["nearest", "first"]
 RunJokerCheck = Literal["always", "initial"]
 Floating = Literal[True, False, "refuse"]
 SetDistinctSuits = Literal[True, False, "laydown"]
+BuyWindow = Literal["until_draw", "until_discard"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +107,9 @@ VARIANT_OPTIONS: Final = frozenset(
         "down_may_take_discard",
         "swap_must_play",
         "wild_rank_swappable",
+        # house rules of flow (issue 16): buy window, dead discarded wild cards
+        "buy_window",
+        "dead_discarded_wild",
     }
 )
 """Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
@@ -196,6 +200,10 @@ class RuleSet:
     """R31, R47: buys per player per deal (None: unlimited)."""
     down_may_buy: bool = True
     """R44: players who are down may buy."""
+    buy_window: BuyWindow = "until_draw"
+    """R30: "until_draw": a buy may be asked until the next player draws (from the stock: the
+    requests are then resolved); "until_discard": also after that player's stock draw, until
+    they discard (those requests are resolved when the turn ends)."""
     # Discarding a playable card (R32-R36)
     playable_discard: PlayableDiscard = "call"
     """R32-R36: a down player's discard that fits a meld: "call" (R33, any other player calls,
@@ -236,6 +244,8 @@ class RuleSet:
 
     # Derived once per rule set (set in __post_init__), read on hot paths as plain instance
     # attributes (no class attribute of the same name, which would stop attribute specialisation).
+    buys_after_draw: ClassVar[bool]
+    """R30: ``buy_window == "until_discard"``: the buy window stays open after a stock draw."""
     refuses_last_card: ClassVar[bool]
     """R38: ``floating == "refuse"``: the last card may not be melded or laid off."""
     layoff_distinct_suits: ClassVar[bool]
@@ -248,6 +258,7 @@ class RuleSet:
         _validate(self)
         object.__setattr__(self, "_points", (self.joker_points, *self.rank_points))
         object.__setattr__(self, "refuses_last_card", self.floating == "refuse")
+        object.__setattr__(self, "buys_after_draw", self.buy_window == "until_discard")
         object.__setattr__(self, "layoff_distinct_suits", self.set_distinct_suits is True)
 
     # ------------------------------------------------------------------ presets and options
@@ -388,6 +399,7 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             "LiverpoolResume",
             "BuyPrecedence",
             "RunJokerCheck",
+            "BuyWindow",
         ):
             return low
     except ValueError:
@@ -404,6 +416,7 @@ _CHOICES: Final = {
     "liverpool_resume": get_args(LiverpoolResume),
     "buy_precedence": get_args(BuyPrecedence),
     "run_joker_check": get_args(RunJokerCheck),
+    "buy_window": get_args(BuyWindow),
 }
 
 
@@ -663,7 +676,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 else "the first to ask wins."
             ),
         ),
-        ("R30", "The buy window ends when the next player draws from the stock."),
+        (
+            "R30",
+            "The buy window ends when the next player draws from the stock."
+            if r.buy_window == "until_draw"
+            else "The buy window stays open after the next player draws from the stock, until they discard"
+            " (buys asked then are settled when their turn ends).",
+        ),
         ("R31", "Buys per player per deal: " + ("unlimited." if r.buy_limit is None else f"{r.buy_limit}.")),
         (
             "R32",

@@ -168,6 +168,7 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "swap_must_play": st.booleans(),
             "wild_rank_swappable": st.booleans(),
             "set_distinct_suits": st.sampled_from([False, True, "laydown"]),
+            "buy_window": st.sampled_from(["until_draw", "until_discard"]),
         }
     ),
 )

@@ -258,6 +258,8 @@ class _Checks(_Moves):
             return self._discard_problem(p, a.card)
         # PLAY
         if isinstance(a, Buy | Pass | Call):
+            if self.fresh and not isinstance(a, Call):  # R30 buy_window "until_discard"
+                return self._late_buy_problem(a)
             return "the buy and call windows are closed once a turn begins (R30)"
         if p != self.current:
             return f"it is player {self.current}'s turn"
@@ -367,6 +369,18 @@ class _Checks(_Moves):
         if pile[-1] is not named:
             return f"{a} names {named}, but the top discard is {pile[-1]} (stale)"
         return None
+
+    def _late_buy_problem(self, a: Action) -> str | None:
+        """R30 ``buy_window="until_discard"``: a Buy or Pass after the current player's stock draw,
+        while the discard they declined is still the top card."""
+        if a.player == self.current:
+            return "the buy window is for the other players" if isinstance(a, Buy) else "it is your turn to play"
+        named = getattr(a, "card", None)
+        if named is not None:
+            stale = self._stale(a, named)
+            if stale is not None:
+                return stale
+        return self._out_of_turn_problem(a)
 
     def _out_of_turn_problem(self, a: Action) -> str | None:
         p = a.player

@@ -5,6 +5,7 @@ allowed, who may buy or call, joker swaps)."""
 from __future__ import annotations
 
 from ..actions import (
+    Action,
     SwapJoker,
 )
 from ..cards import SUITS, Card
@@ -14,6 +15,7 @@ from ..melds import (
 )
 from ..solver import can_complete
 from .common import (
+    _SEATS,
     DOWN_DRAWS_STOCK,
     DRAW,
     LIVERPOOL_DISCARD,
@@ -260,6 +262,18 @@ class _Queries(_Core):
         if self._available_stock(keep_top=2) < rules.buy_penalty + 1:
             return "the stock is too small to pay for a buy"
         return None
+
+    def _late_buys(self, out: list[Action]) -> None:
+        """R30 ``buy_window="until_discard"``: append to the play phase's listing ``out`` the buys
+        (and passes) of the other players, by seat, while the discard the current player declined
+        by drawing from the stock is still on top (``fresh``)."""
+        seats = _SEATS
+        top = self.discard[-1]
+        passed = self.passed
+        for q in range(self.n):
+            if q != self.current and q not in passed and self._buy_problem(q) is None:
+                out.append(seats[q].buys[top])
+                out.append(seats[q].pass_)
 
     def _call_problem(self, p: int) -> str | None:
         if not self.call_open:

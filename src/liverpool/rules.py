@@ -140,6 +140,9 @@ class RuleSet:
     wild_rank_swappable: bool = True
     """R20, R46: a card of the wild rank laid in a run may be swapped out like a joker; off, only
     jokers are swapped."""
+    dead_discarded_wild: bool = False
+    """R46 (deuces wild, ``wild_rank`` 2): a discarded deuce is dead: a natural card from then on
+    (token ``2H~``), never wild again, fitting no meld, scored like a natural 3."""
     # Dealing (R4-R9)
     cut_for_dealer: bool = True
     """R4: players cut for the first dealer (lowest deals); off: seat 0 deals first."""
@@ -256,7 +259,9 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         _validate(self)
-        object.__setattr__(self, "_points", (self.joker_points, *self.rank_points))
+        # 14: an ace (high); 15: a dead deuce (dead_discarded_wild), scored like a natural 3
+        points = (self.joker_points, *self.rank_points, self.rank_points[0], self.rank_points[2])
+        object.__setattr__(self, "_points", points)
         object.__setattr__(self, "refuses_last_card", self.floating == "refuse")
         object.__setattr__(self, "buys_after_draw", self.buy_window == "until_discard")
         object.__setattr__(self, "layoff_distinct_suits", self.set_distinct_suits is True)
@@ -458,6 +463,11 @@ def _validate(r: RuleSet) -> None:
         last = pair[0]
     need(0 <= r.jokers_per_pack <= 8, "jokers_per_pack", f"must be 0-8, got {r.jokers_per_pack}")
     need(r.wild_rank is None or 1 <= r.wild_rank <= 13, "wild_rank", f"must be 1-13 or None, got {r.wild_rank}")
+    need(
+        not r.dead_discarded_wild or r.wild_rank == 2,
+        "dead_discarded_wild",
+        f"needs deuces wild (wild_rank 2), got wild_rank {r.wild_rank}",
+    )
     need(r.cut_bonus >= 0, "cut_bonus", f"must be 0 (off) or the points taken off, got {r.cut_bonus}")
     need(
         isinstance(r.schedule, tuple) and len(r.schedule) > 0 and all(isinstance(c, Contract) for c in r.schedule),
@@ -765,6 +775,12 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 else f"; a {_rank_word(r.wild_rank)} laid in a run may be swapped out like a joker"
                 if r.wild_rank_swappable
                 else f"; a {_rank_word(r.wild_rank)} laid in a run is never swapped out (only jokers are)"
+            )
+            + (
+                "; a discarded deuce is dead (shown 2H~): a natural card from then on, never wild again, fitting"
+                f" no meld, scored like a natural 3 ({r.rank_points[2]} points)"
+                if r.dead_discarded_wild
+                else ""
             )
             + ".",
         ),

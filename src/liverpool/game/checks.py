@@ -23,7 +23,7 @@ from ..actions import (
     Unswap,
     check_action,
 )
-from ..cards import Card, format_cards
+from ..cards import DEAD_RANK, Card, format_cards
 from ..errors import IllegalAction, MalformedAction, StaleAction
 from ..events import FrozenDict, FrozenList
 from ..melds import (
@@ -76,6 +76,8 @@ class _Checks(_Moves):
             if not is_valid_set(cards, rules):
                 return f"{format_cards(cards)} is not a valid set (R11, R18)"
             rank = set_rank(cards, rules)
+            if rank == DEAD_RANK:
+                return "a dead deuce fits no meld (R46, option dead_discarded_wild)"
             if rules.sets_distinct_ranks and rank in ranks:
                 return "the sets of one contract must differ in rank (option sets_distinct_ranks)"
         else:

@@ -18,7 +18,7 @@ from ..actions import (
     SwapJoker,
     Unswap,
 )
-from ..cards import Card
+from ..cards import DEAD_RANK, Card
 from ..melds import (
     run_start,
 )
@@ -50,9 +50,12 @@ class _Moves(_Queries):
         if isinstance(a, Discard):  # the commonest action first
             if self.buy_requests:  # R30 buy_window "until_discard": buys asked after the stock draw
                 self._resolve_buys()
-            hand.remove(a.card)
-            self.discard.append(a.card)
-            self._event("discard", player=p, card=str(a.card))
+            thrown = a.card
+            hand.remove(thrown)
+            if thrown.rank == 2 and self.rules.dead_discarded_wild:  # R46: a discarded deuce is dead
+                thrown = Card(DEAD_RANK, thrown.suit)
+            self.discard.append(thrown)
+            self._event("discard", player=p, card=str(thrown))
             if not hand:
                 self._end_deal(p, "went out")
                 return

@@ -34,7 +34,7 @@ class Tactics:
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self.wild = rules.wild_rank if rules.wild_rank is not None else 0
-        self.pts = tuple(rules.points(r) for r in range(14))
+        self.pts = tuple(rules.points(r) for r in range(16))  # 15: a dead deuce
         self.set_min = rules.set_min
         self.set_cap = rules.set_min - rules.set_min_naturals  # wild cards a minimal set may hold (R18)
         self.set_distinct = bool(rules.set_distinct_suits)  # at going down ("laydown" too)

@@ -31,6 +31,11 @@ RunJokerCheck = Literal["always", "initial"]
 Floating = Literal[True, False, "refuse"]
 SetDistinctSuits = Literal[True, False, "laydown"]
 BuyWindow = Literal["until_draw", "until_discard"]
+# Meld variants of issue 16 (owned with melds.py): see the fields' block "Meld variants" below.
+RunWildLimit = Literal["spacing", "ratio", "half", "none"]
+SetWildLimit = Literal["none", "ratio"]
+WildRankPlace = Literal["wild", "none"]
+Ace = Literal["low", "high", "either", "both"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +112,14 @@ VARIANT_OPTIONS: Final = frozenset(
         "down_may_take_discard",
         "swap_must_play",
         "wild_rank_swappable",
+        # meld variants (issue 16)
+        "run_wild_limit",
+        "set_wild_limit",
+        "run_min_naturals",
+        "wild_rank_place",
+        "wild_rank_natural_sets",
+        "ace",
+        "wrap_around",
         # house rules of flow (issue 16): buy window, dead discarded wild cards
         "buy_window",
         "dead_discarded_wild",
@@ -244,6 +257,28 @@ class RuleSet:
     """R49: added to the deal score of the first player down in the deal."""
     joker_in_meld_points: int = 0
     """R49: added to a player's deal score per wild card in the melds they own at the deal's end."""
+    # ---- Meld variants (issue 16): which melds are legal. Read through melds.py; validated by
+    # _validate_meld_variants, derived values set by _derive_meld_variants.
+    run_wild_limit: RunWildLimit = "spacing"
+    """R19: wild cards in a run: "spacing" (at most one in any 4 consecutive cards), "ratio" (never
+    more wild than natural cards), "half" (at most half the run's cards, rounded down), "none" (any
+    number). Judged when a run is laid and, as ``run_joker_check`` says, when a card is laid off."""
+    set_wild_limit: SetWildLimit = "none"
+    """R18: wild cards in a set: "none" (only ``set_min_naturals`` applies) or "ratio" (never more
+    wild than natural cards; at lay-offs as ``run_joker_check`` says)."""
+    run_min_naturals: int = 1
+    """R17, R19: natural cards a run needs; 0: a run may be all wild cards, declaring what it stands for."""
+    wild_rank_place: WildRankPlace = "wild"
+    """R46, R3: with ``wild_rank``: "wild" (a wild card may stand in the wild rank's own place in a
+    run) or "none" (the wild rank has no place in runs: with deuces wild runs go 3 to ace)."""
+    wild_rank_natural_sets: bool = False
+    """R46, R18: with ``wild_rank``: cards of the wild rank may form a set of their own rank (as
+    natural cards); off, three deuces are three wild cards and no set."""
+    ace: Ace | None = None
+    """R3: "low", "high", "either" (low or high, never both in one run) or "both" (A-2-...-K-A in
+    one run); None: ``ace_high`` decides (True: "either", False: "low")."""
+    wrap_around: bool = False
+    """R3: runs may turn the corner (K-A-2-3); needs the ace "either" or "both"."""
 
     # Derived once per rule set (set in __post_init__), read on hot paths as plain instance
     # attributes (no class attribute of the same name, which would stop attribute specialisation).
@@ -256,9 +291,24 @@ class RuleSet:
     (``set_distinct_suits`` True; "laydown" binds only the cards laid at going down.) The one home
     of this reading for lay-offs: melds.can_extend_set, the engine's accepted cards and the greedy
     bot's table knowledge ask it."""
+    # derived from the meld variants (issue 16) by _derive_meld_variants
+    ace_rule: ClassVar[str]
+    """R3: the ace rule in effect: ``ace``, or what ``ace_high`` spells ("either" or "low")."""
+    run_low: ClassVar[int]
+    """R3: the lowest value a run may hold (1, or 2 when the ace is high only)."""
+    run_top: ClassVar[int]
+    """R3: the highest value a run may hold without wrapping (14 is the ace high; 13 when low only)."""
+    run_len_max: ClassVar[int]
+    """R3: the most cards a run may hold (13; 14 with the ace "both")."""
+    run_gap: ClassVar[int]
+    """R46: the rank with no place in runs (``wild_rank`` with ``wild_rank_place`` "none"), else 0."""
+    meld_variant: ClassVar[bool]
+    """Any meld variant in effect that the default code paths do not read (the general checks in
+    melds.py and the solver's general search then answer)."""
 
     def __post_init__(self) -> None:
         _validate(self)
+        _derive_meld_variants(self)
         # 14: an ace (high); 15: a dead deuce (dead_discarded_wild), scored like a natural 3
         points = (self.joker_points, *self.rank_points, self.rank_points[0], self.rank_points[2])
         object.__setattr__(self, "_points", points)
@@ -386,6 +436,8 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             return tuple(pairs)
         if name == "rank_points":
             return tuple(int(v) for v in text.replace(" ", "").split(","))
+        if name in _MELD_CHOICES:
+            return None if name == "ace" and low in ("none", "null", "") else low
         if name in _WORD_VALUES and low == _WORD_VALUES[name]:
             return low
         if "None" in kind and low in ("none", "null", "off", "unlimited", ""):
@@ -426,6 +478,8 @@ _CHOICES: Final = {
 
 
 def _validate(r: RuleSet) -> None:
+    _validate_meld_variants(r)
+
     def need(ok: bool, option: str, message: str) -> None:
         if not ok:
             raise ValueError(f"{option} {message}")
@@ -485,9 +539,9 @@ def _validate(r: RuleSet) -> None:
     need(r.run_min <= (14 if r.ace_high else 13), "run_min", f"is longer than any run, got {r.run_min}")
     need(r.failed_meld_penalty >= 0, "failed_meld_penalty", f"must be 0 or more, got {r.failed_meld_penalty}")
     need(
-        1 <= r.set_min_naturals <= r.set_min,
+        0 <= r.set_min_naturals <= r.set_min,
         "set_min_naturals",
-        f"must be 1 to set_min, got {r.set_min_naturals}",
+        f"must be 0 to set_min, got {r.set_min_naturals}",
     )
     need(r.buy_penalty >= 0, "buy_penalty", f"must be 0 or more, got {r.buy_penalty}")
     need(r.buy_limit is None or r.buy_limit >= 0, "buy_limit", f"must be None or 0 or more, got {r.buy_limit}")
@@ -508,6 +562,122 @@ def _validate(r: RuleSet) -> None:
             need(contract.runs <= 4, "runs_distinct_suits", f"cannot hold for {contract.runs} runs")
         if contract.sets > 1 and r.sets_distinct_ranks:
             need(contract.sets <= 13, "sets_distinct_ranks", f"cannot hold for {contract.sets} sets")
+
+
+# ---------------------------------------------------------------------- meld variants (issue 16)
+_MELD_CHOICES: Final[dict[str, tuple[Any, ...]]] = {
+    "run_wild_limit": get_args(RunWildLimit),
+    "set_wild_limit": get_args(SetWildLimit),
+    "wild_rank_place": get_args(WildRankPlace),
+    "ace": (*get_args(Ace), None),
+}
+"""The one-word meld variants and their values (None: ``ace`` left to ``ace_high``)."""
+
+
+def _validate_meld_variants(r: RuleSet) -> None:
+    """R3, R17-R19, R46: the meld variants, each refused with a message naming the option."""
+
+    def need(ok: bool, option: str, message: str) -> None:
+        if not ok:
+            raise ValueError(f"{option} {message}")
+
+    for option, choices in _MELD_CHOICES.items():
+        value = getattr(r, option)
+        words = ", ".join(str(c) for c in choices if c is not None)
+        need(value in choices, option, f"must be one of {words}{' or None' if None in choices else ''}, got {value!r}")
+    need(
+        type(r.run_min_naturals) is int and 0 <= r.run_min_naturals <= r.run_min,
+        "run_min_naturals",
+        f"must be 0 to run_min, got {r.run_min_naturals!r}",
+    )
+    ace = r.ace if r.ace is not None else ("either" if r.ace_high else "low")
+    need(
+        not r.wrap_around or ace in ("either", "both"),
+        "wrap_around",
+        f"needs the ace 'either' or 'both' (option ace), got ace {ace!r}",
+    )
+    longest = 14 if ace == "both" else 13
+    gap = r.wild_rank if r.wild_rank is not None and r.wild_rank_place == "none" else 0
+    if gap:
+        if r.wrap_around:
+            longest = 12
+        else:  # the longest stretch of places, from the lowest to the highest, without the gap's
+            longest = stretch = 0
+            for v in range(2 if ace == "high" else 1, (13 if ace == "low" else 14) + 1):
+                stretch = 0 if (v - 1) % 13 + 1 == gap else stretch + 1
+                longest = max(longest, stretch)
+    need(
+        type(r.run_min) is not int or r.run_min <= longest,
+        "run_min",
+        f"is longer than any run these options allow ({longest} cards: options ace, wild_rank_place), got {r.run_min}",
+    )
+
+
+def _derive_meld_variants(r: RuleSet) -> None:
+    ace = r.ace if r.ace is not None else ("either" if r.ace_high else "low")
+    gap = r.wild_rank if r.wild_rank is not None and r.wild_rank_place == "none" else 0
+    values = {
+        "ace_rule": ace,
+        "run_low": 2 if ace == "high" else 1,
+        "run_top": 13 if ace == "low" else 14,
+        "run_len_max": 14 if ace == "both" else 13,
+        "run_gap": gap,
+        "meld_variant": (
+            r.run_wild_limit != "spacing"
+            or r.set_wild_limit != "none"
+            or r.run_min_naturals != 1
+            or r.set_min_naturals == 0
+            or bool(gap)
+            or (r.wild_rank is not None and r.wild_rank_natural_sets)
+            or ace in ("high", "both")
+            or r.wrap_around
+        ),
+    }
+    for name, value in values.items():
+        object.__setattr__(r, name, value)
+
+
+def _meld_variant_words(r: RuleSet) -> dict[str, str]:
+    """The describe() sentences the meld variants add, by rule number (empty at the defaults)."""
+    out: dict[str, str] = {}
+    if r.ace is not None or r.wrap_around:
+        ace = {
+            "low": "an ace is low only (A-2-3)",
+            "high": "an ace is high only (Q-K-A)",
+            "either": "an ace is low or high, never both in one run",
+            "both": "an ace is low or high, and both in one run (A-2-...-K-A)",
+        }[r.ace_rule]
+        wrap = "runs may turn the corner (K-A-2-3)" if r.wrap_around else "runs never wrap (K-A-2 is illegal)"
+        out["R3"] = f"Ranks run A-2-...-K-A: {ace}; {wrap}."
+    if r.set_wild_limit == "ratio":
+        out["R18"] = "wild cards never outnumber the natural cards of a set"
+    if r.run_min_naturals != 1:
+        out["R17"] = (
+            "a run may be all wild cards: it then declares the rank and suit it stands for"
+            if r.run_min_naturals == 0
+            else f"a run needs at least {r.run_min_naturals} natural cards"
+        )
+    limit = {
+        "ratio": "Wild cards never outnumber the natural cards of a run",
+        "half": "Wild cards are at most half a run's cards (rounded down)",
+        "none": "A run may hold any number of wild cards",
+    }.get(r.run_wild_limit)
+    if limit:
+        out["R19"] = limit + (
+            ", checked whenever a run is laid or extended."
+            if r.run_joker_check == "always"
+            else ", checked when the run is first laid."
+        )
+    if r.wild_rank is not None:
+        word = ("joker", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")[r.wild_rank]
+        parts = []
+        if r.wild_rank_place == "none":
+            parts.append(f"the {word} has no place in runs (nothing stands for a {word})")
+        if r.wild_rank_natural_sets:
+            parts.append(f"natural {word}s may form a set of {word}s")
+        if parts:
+            out["R46"] = "; ".join(parts)
+    return out
 
 
 PRESETS: Final[dict[str, RuleSet]] = {}
@@ -792,6 +962,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         ("R48", "Deal schedule: " + ",".join(map(str, r.schedule)) + "."),
         ("R49", "Scoring table: see R40" + _bonus_words(r) + "."),
     ]
+    variant = _meld_variant_words(r)  # meld variants (issue 16): R3 and R19 replaced, others added to
+    if variant:
+        replaced = ("R3", "R19")
+        lines = [
+            (n, text if n not in variant else variant[n] if n in replaced else f"{text[:-1]}; {variant[n]}.")
+            for n, text in lines
+        ]
     return lines
 
 

@@ -180,7 +180,7 @@ def _is_run(cards: Sequence[Card], rules: RuleSet) -> bool:
 
 
 def _run_suit(cards: Sequence[Card], rules: RuleSet) -> str:
-    return next(c.suit for c in cards if not rules.is_wild(c.rank))
+    return next((c.suit for c in cards if not rules.is_wild(c.rank)), "")
 
 
 class _SeatActions:

@@ -11,7 +11,9 @@ from ..actions import (
 from ..cards import SUITS, Card
 from ..melds import (
     is_valid_run,
+    meld_accepts,
     set_rank,
+    value_rank,
 )
 from ..solver import can_complete
 from .common import (
@@ -61,11 +63,12 @@ class _Queries(_Core):
         swaps listed, verified and offered to the bots (:meth:`swap_actions`) all ask it."""
         rules = self.rules
         suit = next(c.suit for c in m.cards if not rules.is_wild(c.rank))
-        value = m.start + index
-        return Card(1 if value == 14 else value, suit)
+        return Card(value_rank(m.start + index), suit)
 
     def _compute_accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
         rules = self.rules
+        if rules.meld_variant:  # issue 16: asked of can_extend_set / can_extend_run themselves
+            return meld_accepts(m.kind, m.cards, m.start, rules)
         wild = rules.wild_rank
         out: list[tuple[Card | None, bool]] = []
         if m.kind == "set":
@@ -89,7 +92,7 @@ class _Queries(_Core):
                 out.append((Card(low, suit), False))
             if not check or not any(c.rank in (0, wild) for c in m.cards[:3]):
                 out.append((None, False))
-        if high <= (14 if rules.ace_high else 13):
+        if high <= rules.run_top:
             rank = 1 if high == 14 else high
             if rank != wild:
                 out.append((Card(rank, suit), True))

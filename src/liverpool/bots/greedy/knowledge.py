@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...cards import Card, parse_card, parse_tokens
+from ...melds import meld_accepts
 from ...rules import RuleSet
 from .tactics import _MEMO_LIMIT, Tactics, rules_for_view, tactics
 
@@ -216,6 +217,9 @@ class Snapshot:
     def _accepts(self) -> tuple[frozenset[int], bool]:
         """:meth:`accepts`, worked out."""
         rules = self.rules
+        if rules.meld_variant:  # issue 16: the engine's own reading of each meld (melds.meld_accepts)
+            found = [a for _, kind, cards, start in self.melds for a in meld_accepts(kind, cards, start, rules)]
+            return frozenset(c for c, _ in found if c is not None), any(c is None for c, _ in found)
         wild = self.t.wild
         out: set[int] = set()
         any_wild = False

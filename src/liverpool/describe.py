@@ -143,6 +143,8 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         return f"{who} took back a lay-down (+{event.get('penalty', 0)} points)"
     if kind == "stock_rebuilt":
         return "the discard pile was shuffled into a new stock"
+    if kind == "level":
+        return f"{who} completed level {event.get('completed')}"
     if kind == "deal":
         return f"deal {event.get('number')}: {event.get('contract')}, {_name(names, event.get('dealer'))} deals"
     if kind == "deal_end":

@@ -73,6 +73,8 @@ def write_position(game: _Core) -> str:
         f"scores {_ints(g._scores)}",
         "deal_scores " + (" / ".join(_ints(s) for s in g.deal_scores) if g.deal_scores else "-"),
     ]
+    if g.levels is not None:  # issue 16, progression="player": each seat's level, 1-based
+        lines.append(f"levels {' '.join(str(v + 1) for v in g.levels)}")
     lines += [f"hand {p} {_cards(h)}" for p, h in enumerate(g.hands)]
     lines += [f"stock {_cards(g.stock)}", f"pile {_cards(g.discard)}"]
     lines += [f"meld {m.id} {m.owner} {m.kind} {m.start} {_cards(m.cards)}" for m in g._melds]
@@ -110,7 +112,7 @@ class _Reader:
             words = rest.split() if key != "rules" else [rest]
             if key in self.multi:
                 self.multi[key].append(words)
-            elif key in _SINGLE:
+            elif key in _SINGLE or key == "levels":  # levels: only with progression="player" (issue 16)
                 if key in self.single:
                     raise ValueError(f"position line {number}: {key!r} given twice")
                 self.single[key] = words
@@ -224,8 +226,13 @@ def read_position(cls: type[G], text: str) -> G:
     g._private = []
     g._legacy = False
     g.deal_index = r.num("deal") - 1
-    if not 0 <= g.deal_index < len(rules.schedule):
-        raise ValueError(f"position: deal must be 1-{len(rules.schedule)}, got {g.deal_index + 1}")
+    if not 0 <= g.deal_index < rules.max_deals:
+        raise ValueError(f"position: deal must be 1-{rules.max_deals}, got {g.deal_index + 1}")
+    g.levels = None
+    if rules.progression == "player":  # issue 16: each seat's level, 1-based (all 1 when not given)
+        g.levels = [v - 1 for v in r.ints("levels", n)] if "levels" in r.single else [0] * n
+        if not all(0 <= v < len(rules.schedule) for v in g.levels):
+            raise ValueError(f"position: levels must be 1-{len(rules.schedule)}, got {g.levels}")
     g.dealer = r.num("dealer")
     g.turn = r.num("turn")
     g.current = r.num("current")

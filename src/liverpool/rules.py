@@ -36,9 +36,14 @@ RunWildLimit = Literal["spacing", "ratio", "half", "none"]
 SetWildLimit = Literal["none", "ratio"]
 WildRankPlace = Literal["wild", "none"]
 Ace = Literal["low", "high", "either", "both"]
+Progression = Literal["table", "player"]
+
+PLAYER_DEALS_PER_LEVEL: Final = 3
+"""R41 with ``progression="player"``: the game ends at the latest after this many deals per level of
+the schedule, so that every game ends (the most levels completed then wins)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Contract:
     """One deal of the schedule: the melds to lay down and the cards dealt (R6, R10, R15, R48).
 
@@ -46,6 +51,17 @@ class Contract:
     Contract(sets=1, runs=2, cards=12, whole_hand=False)
     >>> str(Contract(0, 3, 12, whole_hand=True))
     '3R/12*'
+
+    A group's length may be given per meld (R48, issue 16): ``set_lengths`` / ``run_lengths`` hold
+    one entry per set / run, ``n`` for at least ``n`` cards, ``-n`` for exactly ``n`` and ``0`` for
+    the option's minimum (``set_min``, ``run_min``); empty (the default) means every meld takes the
+    option's minimum. The text writes them in brackets after the letter:
+
+    >>> c = Contract(0, 2, 10, run_lengths=(5, 7))
+    >>> str(c), c.describe()
+    ('1R[5]1R[7]/10', '1 run of 5+ + 1 run of 7+')
+    >>> str(Contract(2, 1, 11, set_lengths=(-4, -4)))
+    '2S[=4]1R/11'
     """
 
     sets: int
@@ -53,25 +69,97 @@ class Contract:
     cards: int
     whole_hand: bool = False
     """R15: the whole hand goes down at once, no final discard, melds may be longer."""
+    set_lengths: tuple[int, ...] = ()
+    """R48: each set's length (``n`` at least, ``-n`` exactly, ``0`` the option's); empty: all 0."""
+    run_lengths: tuple[int, ...] = ()
+    """R48: each run's length (``n`` at least, ``-n`` exactly, ``0`` the option's); empty: all 0."""
 
     def __post_init__(self) -> None:
         if self.sets < 0 or self.runs < 0 or self.sets + self.runs == 0:
             raise ValueError(f"schedule: a contract needs at least one meld, got {self}")
         if not 1 <= self.cards <= 30:
             raise ValueError(f"schedule: cards dealt must be 1-30, got {self.cards}")
+        for kind, count, lengths, top in (
+            ("set", self.sets, self.set_lengths, 30),
+            ("run", self.runs, self.run_lengths, 14),
+        ):
+            if not isinstance(lengths, tuple):
+                raise ValueError(f"schedule: {kind}_lengths must be a tuple, got {lengths!r}")
+            if lengths and len(lengths) != count:
+                raise ValueError(f"schedule: {count} {kind}(s) need {count} lengths, got {lengths!r}")
+            for n in lengths:
+                if type(n) is not int or (n and not 2 <= abs(n) <= top):
+                    raise ValueError(
+                        f"schedule: a {kind}'s length in brackets must be 2-{top} (or =2-={top}), got {n!r}"
+                    )
+        if self.set_lengths and not any(self.set_lengths):
+            object.__setattr__(self, "set_lengths", ())  # all the option's minimum: the plain contract
+        if self.run_lengths and not any(self.run_lengths):
+            object.__setattr__(self, "run_lengths", ())
+
+    @classmethod
+    def from_view(cls, data: dict[str, Any]) -> Contract:
+        """The contract of a view's ``contract`` dict (``set_lengths``/``run_lengths`` given only
+        when it has lengths of its own)."""
+        return cls(
+            int(data["sets"]),
+            int(data["runs"]),
+            int(data["cards"]),
+            bool(data["whole_hand"]),
+            set_lengths=tuple(data.get("set_lengths", ())),
+            run_lengths=tuple(data.get("run_lengths", ())),
+        )
+
+    @property
+    def grouped(self) -> bool:
+        """True when some meld has a length of its own (brackets in the schedule text)."""
+        return bool(self.set_lengths or self.run_lengths)
+
+    def __repr__(self) -> str:
+        extra = "".join(
+            f", {name}={value!r}"
+            for name, value in (("set_lengths", self.set_lengths), ("run_lengths", self.run_lengths))
+            if value
+        )
+        return f"Contract(sets={self.sets}, runs={self.runs}, cards={self.cards}, whole_hand={self.whole_hand}{extra})"
 
     def __str__(self) -> str:
-        melds = (f"{self.sets}S" if self.sets else "") + (f"{self.runs}R" if self.runs else "")
+        melds = _groups_text("S", self.sets, self.set_lengths) + _groups_text("R", self.runs, self.run_lengths)
         return f"{melds}/{self.cards}{'*' if self.whole_hand else ''}"
 
     def describe(self) -> str:
-        """Plain words, e.g. ``1 set + 2 runs``."""
+        """Plain words, e.g. ``1 set + 2 runs`` or ``1 run of 5+ + 1 run of exactly 7``."""
         parts = []
-        if self.sets:
-            parts.append(f"{self.sets} set{'s' if self.sets > 1 else ''}")
-        if self.runs:
-            parts.append(f"{self.runs} run{'s' if self.runs > 1 else ''}")
+        for count, lengths, noun in ((self.sets, self.set_lengths, "set"), (self.runs, self.run_lengths, "run")):
+            if not count:
+                continue
+            for k, n in _groups(count, lengths):
+                words = f"{k} {noun}{'s' if k > 1 else ''}"
+                if n > 0:
+                    words += f" of {n}+"
+                elif n < 0:
+                    words += f" of exactly {-n}"
+                parts.append(words)
         return " + ".join(parts)
+
+
+def _groups(count: int, lengths: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(melds, length) of each run of equal lengths, e.g. ``(5, 5, 7)`` -> ``[(2, 5), (1, 7)]``."""
+    if not lengths:
+        return [(count, 0)] if count else []
+    out: list[tuple[int, int]] = []
+    for n in lengths:
+        if out and out[-1][1] == n:
+            out[-1] = (out[-1][0] + 1, n)
+        else:
+            out.append((1, n))
+    return out
+
+
+def _groups_text(letter: str, count: int, lengths: tuple[int, ...]) -> str:
+    return "".join(
+        f"{k}{letter}" + (f"[{'=' if n < 0 else ''}{abs(n)}]" if n else "") for k, n in _groups(count, lengths)
+    )
 
 
 DEFAULT_SCHEDULE: Final = (
@@ -84,7 +172,8 @@ DEFAULT_SCHEDULE: Final = (
     Contract(0, 3, 12, whole_hand=True),
 )
 
-_CONTRACT_RE: Final = re.compile(r"^(?:(\d+)S)?(?:(\d+)R)?/(\d+)(\*?)$", re.IGNORECASE)
+_CONTRACT_RE: Final = re.compile(r"^((?:\d+[SR](?:\[=?\d+\])?)+)/(\d+)(\*?)$", re.IGNORECASE)
+_GROUP_RE: Final = re.compile(r"(\d+)([SR])(?:\[(=?)(\d+)\])?", re.IGNORECASE)
 
 
 def parse_schedule(text: str) -> tuple[Contract, ...]:
@@ -92,14 +181,43 @@ def parse_schedule(text: str) -> tuple[Contract, ...]:
 
     >>> parse_schedule("2S/10, 3R/12*")
     (Contract(sets=2, runs=0, cards=10, whole_hand=False), Contract(sets=0, runs=3, cards=12, whole_hand=True))
+
+    A group may give its melds' length in brackets after its letter (R48): ``1R[5]1R[7]/10`` is one
+    run of at least 5 cards and one of at least 7; ``2S[=4]`` two sets of exactly 4 cards.
+
+    >>> parse_schedule("1R[5]1R[7]/10")
+    (Contract(sets=0, runs=2, cards=10, whole_hand=False, run_lengths=(5, 7)),)
+    >>> parse_schedule("1R[15]/10")
+    Traceback (most recent call last):
+    ...
+    ValueError: schedule: a run's length in brackets must be 2-14 (or =2-=14), got 15
     """
     contracts = []
     for part in text.replace(" ", "").split(","):
         match = _CONTRACT_RE.match(part)
-        if not match or not (match.group(1) or match.group(2)):
-            raise ValueError(f"schedule: cannot read contract {part!r} (write e.g. 2S/10 or 1S2R/12*)")
-        sets, runs, cards, star = match.groups()
-        contracts.append(Contract(int(sets or 0), int(runs or 0), int(cards), bool(star)))
+        if not match:
+            raise ValueError(f"schedule: cannot read contract {part!r} (write e.g. 2S/10, 1S2R/12* or 1R[5]1R[=7]/10)")
+        groups, cards, star = match.groups()
+        counts = {"S": 0, "R": 0}
+        lengths: dict[str, list[int]] = {"S": [], "R": []}
+        for count, letter, eq, n in _GROUP_RE.findall(groups):
+            letter = letter.upper()
+            k = int(count)
+            if k < 1 and n:
+                raise ValueError(f"schedule: a length in brackets needs a meld, got {count}{letter} in {part!r}")
+            value = 0 if not n else -int(n) if eq else int(n)
+            counts[letter] += k
+            lengths[letter].extend([value] * k)
+        contracts.append(
+            Contract(
+                counts["S"],
+                counts["R"],
+                int(cards),
+                bool(star),
+                set_lengths=tuple(lengths["S"]) if any(lengths["S"]) else (),
+                run_lengths=tuple(lengths["R"]) if any(lengths["R"]) else (),
+            )
+        )
     return tuple(contracts)
 
 
@@ -123,6 +241,8 @@ VARIANT_OPTIONS: Final = frozenset(
         # house rules of flow (issue 16): buy window, dead discarded wild cards
         "buy_window",
         "dead_discarded_wild",
+        "runs_same_suit_gap",
+        "progression",
     }
 )
 """Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
@@ -181,6 +301,10 @@ class RuleSet:
     """R12: fewest cards in a run."""
     runs_distinct_suits: bool = False
     """R13: the runs of one contract must be of different suits."""
+    runs_same_suit_gap: int | None = None
+    """R13 (issue 16): two runs of one suit in a player's contract must have at least this many
+    ranks between them (0: they may not overlap but may touch; None: off). Judged when the
+    contract is laid down; later lay-offs may close the gap."""
     failed_meld_penalty: int = 0
     """R16: points for abandoning a begun lay-down (0: the engine only lets a player begin a
     lay-down that can be completed)."""
@@ -247,6 +371,12 @@ class RuleSet:
     """R9, R45: times the stock is rebuilt in a deal; the next time it runs out the deal ends
     with everyone scoring their hand (None: unlimited)."""
     turn_limit: int | None = 500
+    progression: Progression = "table"
+    """R41, R48 (issue 16): "table", everyone plays the deal's contract and the game has one deal
+    per contract; "player", each player plays the contract of their own level, moves to the next
+    level after a deal in which they went down, and the game ends after the deal in which someone
+    completes the last level (at the latest after ``PLAYER_DEALS_PER_LEVEL`` deals per level); the
+    most levels completed wins, then the lowest total."""
     """R45: turns after which a deal with no one out ends as a stalemate (None: no limit)."""
     # Scoring hooks (R49): points added to a player's deal score; negative numbers lower it
     going_out_bonus: int = 0
@@ -286,6 +416,9 @@ class RuleSet:
     """R30: ``buy_window == "until_discard"``: the buy window stays open after a stock draw."""
     refuses_last_card: ClassVar[bool]
     """R38: ``floating == "refuse"``: the last card may not be melded or laid off."""
+    grouped_contracts: ClassVar[bool]
+    """R13, R48 (issue 16): some contract has lengths of its own (brackets) or ``runs_same_suit_gap``
+    is set: lay-downs take the solver's group search (``game/contracts.py``); False costs nothing."""
     layoff_distinct_suits: ClassVar[bool]
     """R11: must a card laid off on a set differ in suit from its natural cards?
     (``set_distinct_suits`` True; "laydown" binds only the cards laid at going down.) The one home
@@ -315,6 +448,8 @@ class RuleSet:
         object.__setattr__(self, "refuses_last_card", self.floating == "refuse")
         object.__setattr__(self, "buys_after_draw", self.buy_window == "until_discard")
         object.__setattr__(self, "layoff_distinct_suits", self.set_distinct_suits is True)
+        grouped = self.runs_same_suit_gap is not None or any(c.grouped for c in self.schedule)
+        object.__setattr__(self, "grouped_contracts", grouped)
 
     # ------------------------------------------------------------------ presets and options
     @classmethod
@@ -403,6 +538,12 @@ class RuleSet:
                 f"dealing {most}; raise option packs (or pack_schedule)"
             )
 
+    @property
+    def max_deals(self) -> int:
+        """R41: the most deals a game lasts (``progression="player"``: ``PLAYER_DEALS_PER_LEVEL`` per
+        level; "table": one per contract)."""
+        return len(self.schedule) * (PLAYER_DEALS_PER_LEVEL if self.progression == "player" else 1)
+
     def points(self, rank: int) -> int:
         """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""
         return self._points[rank]  # type: ignore[attr-defined,no-any-return]
@@ -457,6 +598,7 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             "BuyPrecedence",
             "RunJokerCheck",
             "BuyWindow",
+            "Progression",
         ):
             return low
     except ValueError:
@@ -474,6 +616,7 @@ _CHOICES: Final = {
     "buy_precedence": get_args(BuyPrecedence),
     "run_joker_check": get_args(RunJokerCheck),
     "buy_window": get_args(BuyWindow),
+    "progression": get_args(Progression),
 }
 
 
@@ -554,10 +697,27 @@ def _validate(r: RuleSet) -> None:
     need(r.joker_points >= 0, "joker_points", f"must be 0 or more, got {r.joker_points}")
     need(r.stock_rebuilds is None or r.stock_rebuilds >= 0, "stock_rebuilds", "must be None or 0 or more")
     need(r.turn_limit is None or r.turn_limit >= 1, "turn_limit", "must be None or at least 1")
+    need(
+        r.runs_same_suit_gap is None or 0 <= r.runs_same_suit_gap <= 12,
+        "runs_same_suit_gap",
+        f"must be None (off) or 0-12 ranks, got {r.runs_same_suit_gap}",
+    )
     for name in ("going_out_bonus", "going_out_bonus_if_alone", "first_down_bonus", "joker_in_meld_points"):
         value = getattr(r, name)
         need(type(value) is int, name, f"must be a whole number of points (negative lowers the score), got {value!r}")
-    for contract in r.schedule:
+    top = 14 if r.ace_high else 13
+    for i, contract in enumerate(r.schedule, 1):
+        # R48: lengths in brackets (issue 16)
+        for n in contract.set_lengths:
+            k = abs(n)
+            if not n:
+                continue
+            at = f"deal {i}: a set of {k}"
+            need(k >= r.set_min_naturals, "schedule", f"{at} cannot hold set_min_naturals={r.set_min_naturals}")
+            need(r.set_max is None or k <= r.set_max, "schedule", f"{at} is longer than set_max={r.set_max}")
+            need(not (r.set_distinct_suits and k > 4), "schedule", f"{at} cannot have distinct suits")
+        for n in contract.run_lengths:
+            need(abs(n) <= top, "schedule", f"deal {i}: a run of {abs(n)} is longer than any run (ace_high)")
         if contract.runs > 1 and r.runs_distinct_suits:
             need(contract.runs <= 4, "runs_distinct_suits", f"cannot hold for {contract.runs} runs")
         if contract.sets > 1 and r.sets_distinct_ranks:
@@ -762,7 +922,12 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         ("R9", "When the stock runs out the discard pile, less its top card, is shuffled into a new stock."),
         (
             "R10",
-            "Contracts: " + "; ".join(f"deal {i}: {c.describe()}" for i, c in enumerate(r.schedule, 1)) + ".",
+            "Contracts: "
+            + "; ".join(
+                f"{'deal' if r.progression == 'table' else 'level'} {i}: {c.describe()}"
+                for i, c in enumerate(r.schedule, 1)
+            )
+            + ".",
         ),
         (
             "R11",
@@ -784,7 +949,16 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + ".",
         ),
         ("R12", f"A run is {r.run_min} or more consecutive cards of one suit."),
-        ("R13", f"Runs of one contract must differ in suit: {_yes(r.runs_distinct_suits)}."),
+        (
+            "R13",
+            f"Runs of one contract must differ in suit: {_yes(r.runs_distinct_suits)}"
+            + (
+                ""
+                if r.runs_same_suit_gap is None or r.runs_distinct_suits
+                else f"; two runs of one suit in a contract have at least {r.runs_same_suit_gap} rank(s) between them"
+            )
+            + ".",
+        ),
         ("R14", "The contract goes down all at once, in one turn, once per deal."),
         (
             "R15",
@@ -912,7 +1086,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         (
             "R41",
             f"{len(r.schedule)} deals; the lowest total wins; ties share the win; every seat is placed "
-            "by its total (1 for the lowest), ties sharing a place.",
+            "by its total (1 for the lowest), ties sharing a place."
+            if r.progression == "table"
+            else f"Levels per player: {len(r.schedule)} levels (the contracts of R10, each with its own cards "
+            "dealt); each player plays their own level's contract and moves to the next after a deal in which "
+            "they went down; the game ends after the deal in which someone completes the last level (at the "
+            f"latest after {r.max_deals} deals); the most levels completed wins, then the lowest total; ties "
+            "share the win and a place.",
         ),
         (
             "R42",

@@ -248,3 +248,47 @@ def test_illegal_actions_are_refused_and_change_nothing(seed: int, steps: int, p
         else:
             raise AssertionError(f"{candidate} was accepted")
         assert _snapshot(game) == before
+
+
+# issue 16, contracts: lengths per meld in the schedule (R48) and a gap between runs of one suit (R13)
+GROUPED = "2S/10,1S[4]1R/10,1R[5]1R[=4]/11,2S[=3]/10,1S1R[6]/12*"
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    preset=presets,
+    players=st.integers(3, 6),
+    grouped=st.booleans(),
+    gap=st.sampled_from([None, 0, 2]),
+    exact=st.booleans(),
+    floating=st.sampled_from([True, "refuse"]),
+    progression=st.sampled_from(["table", "player"]),
+)
+def test_random_play_under_contract_options(
+    seed: int,
+    preset: str,
+    players: int,
+    grouped: bool,
+    gap: int | None,
+    exact: bool,
+    floating: object,
+    progression: str,
+) -> None:
+    """Random play with the contract options of issue 16 keeps every invariant, never leaves a turn
+    without a legal action, and replays from its record."""
+    rules = dataclasses.replace(
+        short_rules(preset, runs_distinct_suits=False, exact_melds=exact, floating=floating),
+        schedule=parse_schedule(GROUPED if grouped else SHORT),
+        runs_same_suit_gap=gap,
+        progression=progression,  # type: ignore[arg-type]
+    )
+    game = Game.new(players=players, rules=rules, seed=seed)
+    play_random(game, seed)
+    again = Game.from_record(json.loads(json.dumps(game.record())))
+    assert again.record() == game.record() and again.scores == game.scores
+    assert again.winners == game.winners and again.placings == game.placings
+    if progression == "player":
+        levels = game.view(0)["levels"]
+        assert max(levels) > len(rules.schedule) or game.deal == rules.max_deals
+        assert game.winners and all(levels[p] == max(levels) for p in game.winners)

@@ -33,7 +33,7 @@ from ..melds import (
     is_valid_set,
     set_rank,
 )
-from ..solver import can_complete
+from ..solver import Left, can_complete, group_rules, left_after
 from .common import (
     DOWN_DRAWS_STOCK,
     DRAW,
@@ -45,6 +45,7 @@ from .common import (
     _run_suit,
     _shared,
 )
+from .contracts import staged_left
 from .moves import _Moves
 
 
@@ -70,6 +71,10 @@ class _Checks(_Moves):
         if kind not in ("set", "run"):
             return f"a meld is a 'set' or a 'run', not {kind!r}"
         sets, runs, ranks, suits = counts if counts is not None else self._pending_counts()
+        # issue 16: lengths per meld (R48) or a same-suit gap (R13); None for every other contract
+        left = staged_left(self, contract) if rules.grouped_contracts else None
+        if left is not None:  # the meld's validity but for its length, which its group judges below
+            rules = group_rules(rules, kind, max(2, rules.set_min_naturals) if kind == "set" else 2)
         if kind == "set":
             if sets >= contract.sets:
                 return f"this deal's contract ({contract.describe()}) has no more sets to lay"
@@ -88,7 +93,12 @@ class _Checks(_Moves):
             suit = next(c.suit for c in cards if not rules.is_wild(c.rank))
             if rules.runs_distinct_suits and suit in suits:
                 return "the runs of one contract must differ in suit (R13)"
-        if rules.exact_melds and not contract.whole_hand:
+        if left is not None:
+            left = left_after(left, kind, cards, self.rules) if isinstance(left, Left) else left
+            if isinstance(left, str):
+                return left
+            rules = self.rules
+        elif rules.exact_melds and not contract.whole_hand:
             need = rules.set_min if kind == "set" else rules.run_min
             if len(cards) != need:
                 return f"melds laid at going down must have exactly {need} cards (R42)"
@@ -105,7 +115,23 @@ class _Checks(_Moves):
             else:
                 runs += 1
                 suits = suits | {suit}
-            if not self._completes(hand, kind, cards, must, witness, (sets, runs, ranks, suits)):
+            if left is not None:
+                rest = hand.copy()
+                _remove_cards(rest, cards)
+                done = can_complete(
+                    rest,
+                    0,
+                    0,
+                    rules,
+                    whole_hand=contract.whole_hand,
+                    must_use=must,
+                    used_set_ranks=ranks,
+                    used_run_suits=suits,
+                    left=left,
+                )
+            else:
+                done = self._completes(hand, kind, cards, must, witness, (sets, runs, ranks, suits))
+            if not done:
                 what = "every card of your hand" if contract.whole_hand else "the rest of the contract"
                 extra = f" with {must} in it" if must is not None else ""
                 return f"after this meld you could not lay {what}{extra} this turn"

@@ -14,7 +14,7 @@ from ..cards import Card
 from ..melds import (
     set_rank,
 )
-from ..solver import RestChecker, _solve, candidate_melds, solve
+from ..solver import Left, RestChecker, _solve, candidate_melds, solve
 from .checks import _Checks
 from .common import (
     _KINDS,
@@ -26,6 +26,7 @@ from .common import (
     _run_suit,
     _Witness,
 )
+from .contracts import grouped_melds, staged_left
 
 
 class _Listing(_Checks):
@@ -133,6 +134,10 @@ class _Listing(_Checks):
 
     def _legal_melds(self, p: int) -> list[Action]:
         rules, contract = self.rules, self.contract
+        if rules.grouped_contracts:  # issue 16 (game/contracts.py)
+            left = staged_left(self, contract)
+            if left is not None:  # None: this deal's contract has neither (the usual path below)
+                return grouped_melds(self, p, contract, left) if isinstance(left, Left) else []
         hand = self.hands[p]
         counts = self._pending_counts()
         sets, runs, ranks, suits = counts

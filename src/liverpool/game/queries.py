@@ -15,7 +15,7 @@ from ..melds import (
     set_rank,
     value_rank,
 )
-from ..solver import can_complete
+from ..solver import can_complete, contract_left
 from .common import (
     _SEATS,
     DOWN_DRAWS_STOCK,
@@ -305,6 +305,7 @@ class _Queries(_Core):
             return None
         hand = self.hands[p] + self.discard[-1 - depth :]
         c = self.contract
-        if not can_complete(hand, c.sets, c.runs, self.rules, whole_hand=c.whole_hand, must_use=deepest):
+        left = contract_left(c, self.rules)  # issue 16: lengths per meld, same-suit gap (None: neither)
+        if not can_complete(hand, c.sets, c.runs, self.rules, whole_hand=c.whole_hand, must_use=deepest, left=left):
             return f"you could not lay down your contract with {deepest} this turn (R22)"
         return None

@@ -37,10 +37,12 @@ class _Views(_Listing):
         if not 0 <= player < self.n:
             raise ValueError(f"no player {player} at this table of {self.n}")
         rules = self.rules
-        c = rules.schedule[self.deal_index]
+        c = self.contract_of(player)  # issue 16: the seat's own level's with progression="player"
         cached = self._contract_view
         if cached is None or cached[0] is not c:
             text = {"sets": c.sets, "runs": c.runs, "cards": c.cards, "whole_hand": c.whole_hand, "text": c.describe()}
+            if c.grouped:  # issue 16: lengths of its own (R48), only then (views of other games unchanged)
+                text["set_lengths"], text["run_lengths"] = list(c.set_lengths), list(c.run_lengths)
             cached = self._contract_view = (c, text)
         phase = self.phase
         draw = phase == DRAW
@@ -60,7 +62,7 @@ class _Views(_Listing):
         view["player"] = player
         view["players"] = self.n
         view["deal"] = self.deal_index + 1
-        view["deals"] = len(rules.schedule)
+        view["deals"] = rules.max_deals  # len(schedule), or the most deals with progression="player"
         view["contract"] = cached[1].copy()
         view["dealer"] = self.dealer
         view["current"] = self.current
@@ -97,6 +99,8 @@ class _Views(_Listing):
         view["events"] = self.events[self.deal_events_start :]  # a new list of read-only records
         view["is_over"] = over
         view["winners"] = self.winners if over else []
+        if self.levels is not None:  # issue 16, progression="player": every seat's level (public), 1-based
+            view["levels"] = [v + 1 for v in self.levels]
         return view
 
     def __repr__(self) -> str:
@@ -194,6 +198,8 @@ class _Views(_Listing):
         self.deal_scores = [list(s) for s in view["deal_scores"]]
         self.dealer = int(view["dealer"])
         self.deal_index = int(view["deal"]) - 1
+        levels = view.get("levels")  # issue 16, progression="player": public, 1-based
+        self.levels = None if levels is None else [int(v) - 1 for v in levels]
         self._deck_size = int(view["deck_size"])
         parse = parse_card
         self.hands = [[] for _ in range(n)]

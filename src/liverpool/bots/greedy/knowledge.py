@@ -4,11 +4,13 @@ cards each player took from the discard pile this deal."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...cards import Card, parse_card, parse_tokens
 from ...melds import meld_accepts
-from ...rules import RuleSet
+from ...rules import Contract, RuleSet
+from ...solver import Left, contract_left, left_after
 from .tactics import _MEMO_LIMIT, Tactics, rules_for_view, tactics
 
 if TYPE_CHECKING:
@@ -29,6 +31,7 @@ class Snapshot:
         "down",
         "hand_sizes",
         "hand_tokens",
+        "left",
         "me",
         "meld_list",
         "meld_view",
@@ -60,6 +63,7 @@ class Snapshot:
             self.runs = 0
             self.whole = False
             self.contract_cards = 0
+            self.left: Left | None = None
             self._hand: list[Card] | None = []
             self.hand_tokens: list[str] = []  # the view's hand, parsed when ``hand`` is first asked for
             self.hand_sizes: list[int] = []
@@ -87,6 +91,7 @@ class Snapshot:
         self.runs = c["runs"]
         self.whole = c["whole_hand"]
         self.contract_cards = c["cards"]
+        self.left = _contract_left(c, rules) if rules.grouped_contracts else None  # issue 16
         parse = parse_card
         cards = parse_tokens
         self._hand = None
@@ -176,11 +181,12 @@ class Snapshot:
         s.me = seat
         n = s.n = game.n
         s.current = game.current
-        c = game.contract
+        c = game.contract_of(seat)
         s.sets = c.sets
         s.runs = c.runs
         s.whole = c.whole_hand
         s.contract_cards = c.cards
+        s.left = contract_left(c, s.rules) if s.rules.grouped_contracts else None  # issue 16
         s.hand = game.hands[seat]
         s.hand_sizes = [len(game.hands[p]) for p in range(n)]
         s.down = game.down
@@ -197,6 +203,18 @@ class Snapshot:
         return s
 
     # ---------------------------------------------------------------- table knowledge
+    def left_now(self, extra: tuple[str, Sequence[Card]] | None = None) -> Left | str | None:
+        """The groups of a contract with lengths of its own or a same-suit gap (issue 16) left after
+        the staged melds (and ``extra``, a (kind, cards) meld), as the engine reads them
+        (``game/contracts.py``); None for every other contract; a str: why ``extra`` fits none."""
+        left: Left | str | None = self.left
+        melds = [*self.staged, extra] if extra is not None else self.staged
+        for kind, cards in melds:
+            if not isinstance(left, Left):
+                break
+            left = left_after(left, kind, cards, self.rules)
+        return left
+
     def accepts(self) -> tuple[frozenset[int], bool]:
         """The natural cards (as codes) some table meld accepts as a lay-off now, and whether a wild
         card fits. Remembered per table (:attr:`Tactics.accept_memo`) for a snapshot of a view: the
@@ -314,3 +332,9 @@ class EventTracker:
                 self.collects = {}
         self.count = len(events)
         return self.collects
+
+
+def _contract_left(c: dict[str, Any], rules: RuleSet) -> Left | None:
+    """The groups of a view's contract (its ``set_lengths``/``run_lengths``, given only when it has
+    lengths of its own), as :func:`~liverpool.solver.contract_left` reads them."""
+    return contract_left(Contract.from_view(c), rules)

@@ -59,6 +59,7 @@ def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
         must_use=must,
         used_set_ranks=frozenset(used_ranks),
         used_run_suits=frozenset(used_suits),
+        left=now if (now := s.left_now()) is None or not isinstance(now, str) else None,
     )
     if plan:
         n_sets = s.sets - sets_done
@@ -82,7 +83,10 @@ def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
             rest.remove(c)
         sets_left = s.sets - sets_done - (m.kind == "set")
         runs_left = s.runs - runs_done - (m.kind == "run")
-        sol = solve(rest, sets_left, runs_left, rules, whole_hand=s.whole)
+        left = s.left_now((m.kind, m.cards))
+        if isinstance(left, str):
+            continue
+        sol = solve(rest, sets_left, runs_left, rules, whole_hand=s.whole, left=left)
         if sol is None:
             continue
         for mm in sol:
@@ -171,14 +175,14 @@ def _pile_choice(s: Snapshot, piles: list[DrawFromPile]) -> Action | None:
             if all(s.fits(c, acc) for c in taken) and (best is None or a.depth > best.depth):
                 best = a
         return best
-    if can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole):
+    if can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole, left=s.left):
         return None
     best = None
     best_pts = _BIG
     for a in piles:
         taken = pile[-1 - a.depth :]
         hand = [*s.hand, *taken]
-        sol = solve(hand, s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=taken[0])
+        sol = solve(hand, s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=taken[0], left=s.left)
         if sol is None:
             continue
         for m in sol:
@@ -224,7 +228,7 @@ def _play(s: Snapshot, legal: Sequence[Action]) -> Action:
                 rest = list(hand)
                 rest.remove(a.card)
                 rest.append(JOKER)
-                if can_complete(rest, s.sets, s.runs, s.rules, whole_hand=s.whole):
+                if can_complete(rest, s.sets, s.runs, s.rules, whole_hand=s.whole, left=s.left):
                     return a
     else:
         if layoffs:

@@ -597,7 +597,7 @@ export function TablePage({ tableId }) {
          data-my-events=${s.log.filter((x) => x.ev.player === s.seat).length}>
       <${ConnBanner} status=${status} conn=${conn} />
       <header class="topbar">
-        <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
+        <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}${v.levels ? `, your level ${v.levels[s.seat]}` : ""}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
         <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over ? "" : doNowText(s, has)}</span></div>
         ${s.table && s.table.timer ? html`<span class="timer">⏱ ${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions">

@@ -454,7 +454,8 @@ class RuleSet:
     # ------------------------------------------------------------------ presets and options
     @classmethod
     def preset(cls, name: str) -> RuleSet:
-        """The named preset: ``liverpool`` (the default) or ``contract``."""
+        """The named preset: ``liverpool`` (the default), ``contract``, or the house-rule presets
+        ``may_i`` and ``shanghai`` (issue 16; ``docs/rules.md`` gives each choice's reason)."""
         try:
             return PRESETS[name]
         except KeyError:
@@ -857,6 +858,91 @@ PRESETS["contract"] = RuleSet(
     floating=False,
     rank_points=CONTRACT_RANK_POINTS,
 )
+# The house-rule presets of issue 16 (docs/rules.md, "Presets": each choice and its reason). Options
+# a preset does not name keep the liverpool preset's values.
+MAY_I_RANK_POINTS: Final = (15, 20, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+"""May I: 3-10 their face value, 2 (wild) 20, J-K 10, ace 15 (joker 50)."""
+SHANGHAI_RANK_POINTS: Final = (15, 20, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
+"""Shanghai: 3-9 5, 10-K 10, ace 15, 2 (wild) 20 (joker 50); a dead deuce scores like a 3, 5."""
+PRESETS["may_i"] = RuleSet(
+    packs=2,
+    jokers_per_pack=2,
+    wild_rank=2,
+    wild_rank_place="none",
+    schedule=parse_schedule("2S/11,2R/11,2S1R/11,3S/11,1S2R/11,3R/11*"),
+    run_wild_limit="ratio",
+    set_wild_limit="ratio",
+    run_joker_check="initial",
+    layoff_same_turn=False,
+    buy_window="until_discard",
+    buy_penalty=1,
+    down_may_buy=False,
+    joker_swap="off",
+    rank_points=MAY_I_RANK_POINTS,
+    joker_points=50,
+)
+PRESETS["shanghai"] = RuleSet(
+    pack_schedule=((4, 2), (6, 3), (8, 4)),
+    jokers_per_pack=2,
+    wild_rank=2,
+    dead_discarded_wild=True,
+    progression="player",
+    schedule=parse_schedule(
+        "2S/11,1S1R[=4]/11,2R[=4]/11,3S/11,2S1R[=4]/11,1S2R[=4]/11,1R[=5]1R[=6]/11,1S1R[=7]/11,3R[=4]/11"
+    ),
+    floating=False,
+    run_wild_limit="ratio",
+    set_wild_limit="ratio",
+    buy_limit=3,
+    buy_penalty=1,
+    rank_points=SHANGHAI_RANK_POINTS,
+    joker_points=50,
+)
+
+PRESET_CHOICES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    "may_i": (
+        ("packs", "2: May I is played with two packs shuffled together"),
+        ("jokers_per_pack", "2: the packs keep their jokers"),
+        ("wild_rank", "2: deuces are wild besides the jokers"),
+        ("wild_rank_place", '"none": a deuce has no place of its own in a run (runs go 3 to ace)'),
+        (
+            "schedule",
+            "six hands of eleven cards: 2 sets, 2 runs, 2 sets + run, 3 sets, set + 2 runs, 3 runs all out (*)",
+        ),
+        ("run_wild_limit", '"ratio": wild cards never outnumber the natural cards of a run'),
+        ("set_wild_limit", '"ratio": nor of a set'),
+        ("run_joker_check", '"initial": the wild-card limit is judged at the lay-down, not at later lay-offs'),
+        ("layoff_same_turn", "False: no lay-off in the turn of going down"),
+        ("buy_window", '"until_discard": "May I?" may be asked until the player to play discards'),
+        ("buy_penalty", "1: a buy costs one penalty card"),
+        ("down_may_buy", "False: players who are down are out of line for a buy"),
+        ("joker_swap", '"off": a melded joker is never taken back (May I does not reuse melded jokers)'),
+        ("rank_points", "3-10 face value, 2 (wild) 20, J-K 10, ace 15"),
+        ("joker_points", "50"),
+    ),
+    "shanghai": (
+        ("pack_schedule", "2 packs up to 4 players, 3 up to 6, 4 up to 8"),
+        ("jokers_per_pack", "2: the packs keep their jokers"),
+        ("wild_rank", "2: deuces and jokers are wild"),
+        ("dead_discarded_wild", "True: a discarded deuce is dead (a natural card scored like a 3)"),
+        ("progression", '"player": each player climbs the levels on their own, moving up after completing one'),
+        (
+            "schedule",
+            "nine levels of eleven cards with exact run lengths (a family's ten-hand Shanghai less its first"
+            " level, a pair of aces and a set, which cannot be written); the last, three runs of exactly four,"
+            " takes the whole hand after the draw (12 cards)",
+        ),
+        ("floating", "False: melding every card goes out (so the last level is played all at once)"),
+        ("run_wild_limit", '"ratio": never more wild cards than natural cards in a run'),
+        ("set_wild_limit", '"ratio": nor in a set'),
+        ("buy_limit", "3: three buys per player per deal"),
+        ("buy_penalty", "1: a buy costs one card from the stock"),
+        ("rank_points", "3-9 5, 10-K 10, ace 15, 2 (wild) 20; a dead deuce 5 (as a 3)"),
+        ("joker_points", "50"),
+    ),
+}
+"""The choices of each house-rule preset, (option, value and reason), as ``liverpool rules --preset``
+prints them: every option the preset sets apart from the liverpool preset (a test checks it)."""
 
 
 def _count(k: int, noun: str) -> str:

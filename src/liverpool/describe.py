@@ -77,7 +77,8 @@ def describe_action(action: Action, view: Mapping[str, Any] | None = None, names
     if isinstance(action, Call):
         return f"call the discard{_top_discard(view)}"
     if isinstance(action, Meld):
-        return f"lay down a {action.kind}: {' '.join(c.pretty() for c in action.cards)}"
+        declared = "" if action.declared is None else f" (from {action.declared.pretty()} up)"
+        return f"lay down a {action.kind}: {' '.join(c.pretty() for c in action.cards)}{declared}"
     if isinstance(action, LayOff):
         end = "" if action.high else " (low end)"
         return f"lay off {action.card.pretty()} on {_meld_words(view, action.meld, names)}{end}"

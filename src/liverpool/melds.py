@@ -382,7 +382,7 @@ def _meld_accepts(
     for high in (False, True):
         value = start + len(cards) if high else start - 1
         rank = value_rank(value)
-        if rank != wild and can_extend_run(cards, start, natural := Card(rank, own), high, rules, suit):
+        if own and rank != wild and can_extend_run(cards, start, natural := Card(rank, own), high, rules, suit):
             out.append((natural, high))
         if can_extend_run(cards, start, JOKER, high, rules, suit):
             out.append((None, high))

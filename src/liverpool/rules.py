@@ -767,8 +767,8 @@ def _validate_meld_variants(r: RuleSet) -> None:
             for v in range(2 if ace == "high" else 1, (13 if ace == "low" else 14) + 1):
                 stretch = 0 if (v - 1) % 13 + 1 == gap else stretch + 1
                 longest = max(longest, stretch)
-    need(
-        type(r.run_min) is not int or r.run_min <= longest,
+    need(  # (without the new options, the older check of run_min stands alone)
+        type(r.run_min) is not int or r.run_min <= longest or (r.ace is None and not gap and not r.wrap_around),
         "run_min",
         f"is longer than any run these options allow ({longest} cards: options ace, wild_rank_place), got {r.run_min}",
     )
@@ -823,7 +823,9 @@ def _meld_variant_words(r: RuleSet) -> dict[str, str]:
         "half": "Wild cards are at most half a run's cards (rounded down)",
         "none": "A run may hold any number of wild cards",
     }.get(r.run_wild_limit)
-    if limit:
+    if limit and r.run_wild_limit == "none":
+        out["R19"] = limit + f" (it keeps at least {r.run_min_naturals} natural card(s))."
+    elif limit:
         out["R19"] = limit + (
             ", checked whenever a run is laid or extended."
             if r.run_joker_check == "always"

@@ -56,14 +56,19 @@ def check_melds(game: Game) -> None:
     rules = game.rules
     # R11 "laydown": lay-offs may repeat a suit, so a set on the table is judged without the suits
     set_rules = dataclasses.replace(rules, set_distinct_suits=False) if rules.set_distinct_suits == "laydown" else rules
+    # issue 16: a run of wild cards declares the card its first place stands for (seen in views)
+    declared = {m["id"]: parse_cards(m["declared"])[0].rank for m in game.view(0)["melds"] if "declared" in m}
     for meld in game.melds:
         if meld.kind == "set":
-            assert set_rank(meld.cards, rules) is not None
-            assert is_valid_set(meld.cards, set_rules) or len(meld.cards) > (rules.set_max or 99)
+            # a set of wild cards (set_min_naturals 0) has no rank until a natural card joins it
+            assert set_rank(meld.cards, rules) is not None or rules.set_min_naturals == 0
+            # set_wild_limit: with run_joker_check "initial" lay-offs may pass the limit
+            if rules.run_joker_check == "always" or rules.set_wild_limit == "none":
+                assert is_valid_set(meld.cards, set_rules) or len(meld.cards) > (rules.set_max or 99)
         else:
-            assert run_start(meld.cards, rules) is not None
+            assert run_start(meld.cards, rules, declared.get(meld.id)) is not None
             if rules.run_joker_check == "always":
-                assert is_valid_run(meld.cards, rules), meld
+                assert is_valid_run(meld.cards, rules, declared.get(meld.id)), meld
 
 
 def keys_named(value: object, name: str) -> list[object]:
@@ -172,6 +177,15 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "set_distinct_suits": st.sampled_from([False, True, "laydown"]),
             "buy_window": st.sampled_from(["until_draw", "until_discard"]),
             "dead_discarded_wild": st.booleans(),  # kept only with wild_rank 2 (its requirement)
+            # the meld variants (wrap_around needs the ace "either" or "both": see the test)
+            "run_wild_limit": st.sampled_from(["spacing", "ratio", "half", "none"]),
+            "set_wild_limit": st.sampled_from(["none", "ratio"]),
+            "run_min_naturals": st.sampled_from([1, 0]),
+            "set_min_naturals": st.sampled_from([2, 1, 0]),
+            "wild_rank_place": st.sampled_from(["wild", "none"]),
+            "wild_rank_natural_sets": st.booleans(),
+            "ace": st.sampled_from([None, "low", "high", "either", "both"]),
+            "wrap_around": st.booleans(),
         }
     ),
 )
@@ -180,6 +194,8 @@ def test_random_play_under_any_options(seed: int, preset: str, players: int, opt
     turn is ever left without a legal action (this found the R20/R26/R34 dead ends of 2026-11-30)."""
     if options["wild_rank"] != 2:
         options = {**options, "dead_discarded_wild": False}
+    if options["wrap_around"] and options["ace"] in ("low", "high"):
+        options = {**options, "ace": "both"}
     rules = short_rules(preset, **options)
     game = Game.new(players=players, rules=rules, seed=seed)
     play_random(game, seed)

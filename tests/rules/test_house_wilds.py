@@ -9,12 +9,15 @@ to discard. Three packs, so that the contract preset holds three jokers.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from liverpool import Card, Game, LayOff, Meld, RuleSet
+from liverpool.actions import parse_action
 from liverpool.melds import can_extend_set, is_valid_set
+from liverpool.rules import parse_schedule
 from liverpool.solver import solve
 from rules_helpers import PRESETS, apply_all, assert_refused, cards, position, rules
 
@@ -114,3 +117,72 @@ def test_r46_wild_rank_natural_sets_natural_deuces_form_a_set(preset: str) -> No
     rules_ = rules(preset, wild_rank=2, wild_rank_natural_sets=True)
     assert not can_extend_set(cards("2S 2H 2D"), Card(7, "C"), rules_)
     assert "form a set of 2s" in dict(rules_.describe())["R46"]
+
+
+# ---------------------------------------------------------------------------- R17 run_min_naturals
+def wild_run_position(preset: str, hand: str, **options: Any) -> Game:
+    r = rules(preset, packs=3, run_wild_limit="none", **options)
+    return position(r, hands=(hand, *OTHERS), current=0, phase="play", deal=2)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r17_run_min_naturals_one_is_the_default(preset: str) -> None:
+    jokers = "JK JK JK JK" if preset == "liverpool" else "JK JK JK"
+    game = wild_run_position(preset, f"QH QC QD {jokers} KD")
+    assert rules(preset).run_min_naturals == 1
+    runs = [a for a in game.legal_actions() if isinstance(a, Meld) and a.kind == "run"]
+    assert runs and all(any(c.rank for c in a.cards) and a.declared is None for a in runs)
+    assert_refused(game, Meld(0, "run", tuple(cards(jokers)), Card(5, "S")), "only a run of wild cards")
+    assert_refused(game, Meld(0, "run", tuple(cards(jokers))), "not a valid run")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r17_run_min_naturals_zero_a_run_of_wild_cards_declares_what_it_stands_for(preset: str) -> None:
+    jokers = "JK JK JK JK" if preset == "liverpool" else "JK JK JK"
+    nxt = 5 + len(cards(jokers))  # the rank after the run 5S..
+    game = wild_run_position(preset, f"QH QC QD {jokers} {nxt}S {nxt}H KD", run_min_naturals=0)
+    run = Meld(0, "run", tuple(cards(jokers)), Card(5, "S"))
+    assert run in game.legal_actions()
+    # undeclared, or declared where no run may stand (a natural card in it, past the ace)
+    assert_refused(game, Meld(0, "run", tuple(cards(jokers))), "must declare")
+    assert_refused(game, Meld(0, "run", tuple(cards(f"{jokers} {nxt}S")), Card(5, "S")), "only a run of wild cards")
+    assert_refused(game, Meld(0, "run", tuple(cards(jokers)), Card(13, "S")), "not a valid run")
+    apply_all(game, Meld(0, "set", tuple(sorted(cards("QH QC QD")))), run)
+    assert game.down[0]
+    view = game.view(1)["melds"][-1]
+    assert view["declared"] == "5S" and view["start"] == 5
+    # the declaration fixes its suit and ranks: a lay-off follows it
+    assert_refused(game, LayOff(0, Card(nxt, "H"), 1, True), "does not fit")
+    apply_all(game, LayOff(0, Card(nxt, "S"), 1, True))
+    # the action's text and dict forms carry the declaration
+    assert str(run).endswith(f"{jokers} declared 5S") and parse_action(str(run)) == run
+    assert run.to_dict()["declared"] == "5S"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r17_a_declared_run_survives_a_record_replay(preset: str) -> None:
+    """Eight jokers a pack, so that a hand soon holds a run's worth; the game plays the first listed
+    action but a declared run of wild cards whenever one is listed; the record replays it."""
+    schedule = parse_schedule("1R/10,1S1R/10")
+    r = rules(preset, packs=3, jokers_per_pack=8, run_wild_limit="none", run_min_naturals=0, schedule=schedule)
+    game = Game.new(players=4, rules=r, seed=0)
+    laid = 0
+    for _ in range(3000):
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        declared = [a for a in legal if isinstance(a, Meld) and a.declared is not None]
+        laid += bool(declared)
+        game.apply(declared[0] if declared else legal[0])
+    assert game.is_over and laid
+    record = json.loads(json.dumps(game.record()))
+    assert any(a.get("declared") for a in record["actions"] if a["type"] == "meld")
+    again = Game.from_record(record)
+    assert again.record() == game.record() and again.events == game.events
+
+
+def test_r17_run_min_naturals_is_checked_and_described() -> None:
+    with pytest.raises(ValueError, match="run_min_naturals must be 0 to run_min"):
+        RuleSet(run_min_naturals=5)
+    words = dict(RuleSet(run_min_naturals=0, run_wild_limit="none").describe())["R17"]
+    assert "all wild cards" in words and "declares" in words

@@ -224,5 +224,7 @@ class _Listing(_Checks):
                 # the completion itself shows that the rest of the contract can follow
                 if self._meld_problem(p, kind, cards, check, best, counts) is None:
                     out.append(Meld(p, kind, listed_cards))
+        if rules.run_min_naturals == 0 and left_runs > 0:  # issue 16: runs of wild cards, each declaration
+            out.extend(self._wild_runs(p, check, counts))
         # a set's cards are listed in card order (one action per set: see _canonical_sets)
         return out

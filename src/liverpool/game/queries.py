@@ -22,7 +22,9 @@ from .common import (
     DRAW,
     LIVERPOOL_DISCARD,
     PLAY,
+    _declared,
     _Meld,
+    _run_suit,
 )
 from .core import _Core
 
@@ -48,7 +50,7 @@ class _Queries(_Core):
             return m.spots
         rules = self.rules
         spots: list[tuple[int, int, Card]] = []
-        if m.kind == "run":
+        if m.kind == "run" and (not rules.meld_variant or _run_suit(m.cards, rules)):  # an undeclared wild run: none
             for i, c in enumerate(m.cards):
                 if rules.swappable_wild(c.rank):
                     natural = self._stands_for(m, i)
@@ -62,13 +64,13 @@ class _Queries(_Core):
         the run's suit, the rank of its value; 14 is the ace high). The one home of this rule: the
         swaps listed, verified and offered to the bots (:meth:`swap_actions`) all ask it."""
         rules = self.rules
-        suit = next(c.suit for c in m.cards if not rules.is_wild(c.rank))
-        return Card(value_rank(m.start + index), suit)
+        return Card(value_rank(m.start + index), _run_suit(m.cards, rules))
 
     def _compute_accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
         rules = self.rules
         if rules.meld_variant:  # issue 16: asked of can_extend_set / can_extend_run themselves
-            return meld_accepts(m.kind, m.cards, m.start, rules)
+            declared = _declared(m.cards)
+            return meld_accepts(m.kind, m.cards, m.start, rules, declared.suit if declared else "")
         wild = rules.wild_rank
         out: list[tuple[Card | None, bool]] = []
         if m.kind == "set":
@@ -229,7 +231,7 @@ class _Queries(_Core):
                     ranks.add(rank)
             else:
                 runs += 1
-                suits.add(next(c.suit for c in cards if not self.rules.is_wild(c.rank)))
+                suits.add(_run_suit(cards, self.rules))
         return sets, runs, frozenset(ranks), frozenset(suits)
 
     def _pending_has(self, card: Card) -> bool:

@@ -18,6 +18,8 @@ from .common import (
     PLAY,
     RECORD_FORMAT,
     RECORD_FORMAT_1,
+    _Declared,
+    _declared,
     _ensure_seats,
     _fresh_rules,
     _Meld,
@@ -76,7 +78,7 @@ class _Views(_Listing):
         view["scores"] = self._scores.copy()
         view["deal_scores"] = list(map(list.copy, self.deal_scores))
         view["melds"] = [m.to_view() for m in melds] if melds else []
-        view["staged"] = [{"kind": k, "cards": card_names(cards)} for k, cards in self.pending] if self.pending else []
+        view["staged"] = [_staged_view(k, cards) for k, cards in self.pending] if self.pending else []
         view["discard_pile"] = names[1].copy()
         view["stock_size"] = len(self.stock)
         view["deck_size"] = self._deck_size
@@ -208,9 +210,7 @@ class _Views(_Listing):
             self.hands[p] = [parse(c) if isinstance(c, str) else c for c in cards]
             if len(self.hands[p]) != view["hand_sizes"][p]:
                 raise ValueError(f"seat {p} holds {view['hand_sizes'][p]} cards, {len(self.hands[p])} given")
-        self._melds = [
-            _Meld(m["id"], m["owner"], m["kind"], [parse(c) for c in m["cards"]], m["start"]) for m in view["melds"]
-        ]
+        self._melds = [_Meld(m["id"], m["owner"], m["kind"], _cards_of(m, parse), m["start"]) for m in view["melds"]]
         self.down = list(view["down"])
         self.down_turn = list(view["down_turn"])
         self.buys_used = list(view["buys_used"])
@@ -230,7 +230,7 @@ class _Views(_Listing):
         self.buy_requests = list(view["buy_requests"])
         self.passed = list(view["passed"])
         self.taken = parse(view["taken_from_discard"]) if view["taken_from_discard"] else None
-        self.pending = [(m["kind"], [parse(c) for c in m["cards"]]) for m in view["staged"]]
+        self.pending = [(m["kind"], _cards_of(m, parse)) for m in view["staged"]]
         self.must_meld = parse(view["must_meld"]) if view["must_meld"] else None
         self.swaps = [(int(m), int(v), parse(nat), parse(w)) for m, v, nat, w in view["swaps"]]
         self.unswapped = [(int(m), int(v)) for m, v in view["unswapped"]]
@@ -240,3 +240,17 @@ class _Views(_Listing):
         self.resume = int(resume) if resume is not None else None
         self._legal_cache = None
         return self
+
+
+def _staged_view(kind: str, cards: list[Card]) -> dict[str, Any]:
+    """A staged meld as views show it (a run of wild cards with what it was declared to stand for)."""
+    declared = _declared(cards)
+    if declared is None:
+        return {"kind": kind, "cards": card_names(cards)}
+    return {"kind": kind, "cards": card_names(cards), "declared": str(declared)}
+
+
+def _cards_of(meld: dict[str, Any], parse: Any) -> list[Card]:
+    """The cards of a meld's view, declared as the view says (issue 16)."""
+    cards = [parse(c) for c in meld["cards"]]
+    return _Declared(cards, parse(meld["declared"])) if "declared" in meld else cards

@@ -57,13 +57,13 @@ def _set_shapes_of(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool
         per_suit = [(c, k) for c, k in per_suit if k]
         if not per_suit:
             continue
-        spare = nwild - (sum(k for _, k in per_suit) if r == wr else 0)  # a natural deuce is not spare
         for counts in product(*(range(min(k, 1) if distinct else k, -1, -1) for _, k in per_suit)):
             naturals = tuple(c for (c, _), k in zip(per_suit, counts, strict=True) for _ in range(k))
             n = len(naturals)
             if not n:
                 continue
-            for w in range(max(0, rules.set_min - n), min(high - n, max(spare, 0)) + 1):
+            spare = nwild - n if r == wr else nwild  # a natural deuce is no spare wild card
+            for w in range(max(0, rules.set_min - n), min(high - n, spare) + 1):
                 if is_valid_set([*naturals, *[JOKER] * w], rules):
                     out.append(("set", r, naturals, (*naturals, *[None] * w)))
     if rules.set_min_naturals == 0:
@@ -251,7 +251,9 @@ def _search(
                 if pending + w <= sum(left[c] for c in kinds):
                     gain = sum(points(c.rank) for c in naturals)
                     chosen.append(shape)
-                    done = rec(level + 1, i, pending + w, melded + gain, rest - gain)  # noqa: F821 (see the del below)
+                    # (a whole hand's runs come by their first natural, not by their order in the pool)
+                    nxt = 0 if anchor is not None else i
+                    done = rec(level + 1, nxt, pending + w, melded + gain, rest - gain)  # noqa: F821 (see the del below)
                     chosen.pop()
                     if done:
                         for c in naturals:

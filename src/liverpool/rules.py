@@ -1227,7 +1227,16 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             f"Buy price: {r.buy_penalty} penalty card(s); limit: "
             + ("none." if r.buy_limit is None else f"{r.buy_limit} per deal."),
         ),
-        ("R48", "Deal schedule: " + ",".join(map(str, r.schedule)) + "."),
+        (
+            "R48",
+            "Deal schedule: "
+            + ",".join(map(str, r.schedule))
+            + (
+                " (a length in brackets is the least number of cards of those melds; [=n]: exactly n)."
+                if any(c.grouped for c in r.schedule)
+                else "."
+            ),
+        ),
         ("R49", "Scoring table: see R40" + _bonus_words(r) + "."),
     ]
     variant = _meld_variant_words(r)  # meld variants (issue 16): R3 and R19 replaced, others added to

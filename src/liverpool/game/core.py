@@ -211,7 +211,7 @@ class _Core:
         if levels is None:
             text = rules.schedule[self.deal_index].describe()
         else:
-            text = "levels " + ", ".join(str(v + 1) for v in levels)
+            text = "each player's own level (" + ", ".join(str(v + 1) for v in levels) + ")"
         self._event("deal", number=self.deal_index + 1, dealer=self.dealer, contract=text)
         if rules.cut_bonus:
             cutter = (self.dealer - 1) % n

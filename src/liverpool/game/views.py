@@ -39,7 +39,8 @@ class _Views(_Listing):
         if not 0 <= player < self.n:
             raise ValueError(f"no player {player} at this table of {self.n}")
         rules = self.rules
-        c = self.contract_of(player)  # issue 16: the seat's own level's with progression="player"
+        # issue 16: the seat's own level's contract with progression="player"
+        c = rules.schedule[self.deal_index] if self.levels is None else self.contract_of(player)
         cached = self._contract_view
         if cached is None or cached[0] is not c:
             text = {"sets": c.sets, "runs": c.runs, "cards": c.cards, "whole_hand": c.whole_hand, "text": c.describe()}

@@ -4,7 +4,9 @@ cards each player took from the discard pile this deal."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...cards import Card, parse_card, parse_tokens
@@ -92,6 +94,8 @@ class Snapshot:
         self.whole = c["whole_hand"]
         self.contract_cards = c["cards"]
         self.left = _contract_left(c, rules) if rules.grouped_contracts else None  # issue 16
+        if self.left is not None:
+            self.t = tactics(deficit_rules(rules, self.left))
         parse = parse_card
         cards = parse_tokens
         self._hand = None
@@ -187,6 +191,8 @@ class Snapshot:
         s.whole = c.whole_hand
         s.contract_cards = c.cards
         s.left = contract_left(c, s.rules) if s.rules.grouped_contracts else None  # issue 16
+        if s.left is not None:
+            s.t = tactics(deficit_rules(s.rules, s.left))
         s.hand = game.hands[seat]
         s.hand_sizes = [len(game.hands[p]) for p in range(n)]
         s.down = game.down
@@ -338,3 +344,19 @@ def _contract_left(c: dict[str, Any], rules: RuleSet) -> Left | None:
     """The groups of a view's contract (its ``set_lengths``/``run_lengths``, given only when it has
     lengths of its own), as :func:`~liverpool.solver.contract_left` reads them."""
     return contract_left(Contract.from_view(c), rules)
+
+
+def deficit_rules(rules: RuleSet, left: Left) -> RuleSet:
+    """The rules the greedy bot's deficits (cards missing toward the contract) are measured under
+    for a contract with lengths per meld (issue 16): each kind's longest length as its minimum, so
+    that the bot builds every meld toward the longest group of its kind (the deficit then never
+    says a hand is closer than it is; whether it can go down is the solver's exact answer)."""
+    sets = max((abs(n) for n in left.sets), default=rules.set_min)
+    runs = max((abs(n) for n in left.runs), default=rules.run_min)
+    return _deficit_rules(rules, sets, runs)
+
+
+@lru_cache(maxsize=32)
+def _deficit_rules(rules: RuleSet, set_min: int, run_min: int) -> RuleSet:
+    naturals = min(rules.set_min_naturals, set_min)
+    return dataclasses.replace(rules, set_min=set_min, run_min=run_min, set_min_naturals=naturals, exact_melds=False)

@@ -282,6 +282,7 @@ function Seats({ s, scoresOpen }) {
             ${v.down[p] ? html`<span class="tag down">down</span>` : null}
             ${v.hand_sizes[p] === 1 ? html`<span class="tag knock">knock: 1 card</span>` : null}
             <span class="score" title="total points (low is good)">${v.scores[p]} pts</span>
+            ${v.levels ? html`<span class="level" title="this player's level (contract)">level ${v.levels[p]}</span>` : null}
             ${v.buys_used[p] ? html`<span class="buys">${v.buys_used[p]} bought</span>` : null}
           </div>
         </div>`;

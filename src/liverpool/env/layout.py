@@ -40,7 +40,10 @@ for _t, _c in enumerate(TYPE_CARD):
     CARD_TYPE[_c] = _t
 for _c in DEAD_DEUCES:  # a dead deuce (dead_discarded_wild) is seen as its deuce
     CARD_TYPE[_c] = CARD_TYPE[_c.live]
-NAME_TYPE: Final[dict[str, int]] = {name: t for t, name in enumerate(TYPE_NAME)}
+NAME_TYPE: Final[dict[str, int]] = {name: t for t, name in enumerate(TYPE_NAME)} | {
+    str(c): CARD_TYPE[c.live]
+    for c in DEAD_DEUCES  # a dead deuce (dead_discarded_wild) is seen as its deuce
+}
 """The type of each canonical card token."""
 
 

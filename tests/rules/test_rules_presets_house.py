@@ -175,3 +175,30 @@ def test_bots_play_whole_games_of_a_house_preset_legally(name: str, bot: str, se
     assert game.is_over and seen
     again = Game.from_record(json.loads(json.dumps(game.record())))
     assert again.events == game.events and again.scores == game.scores
+
+
+@pytest.mark.parametrize("name", HOUSE)
+def test_rl_env_plays_a_house_preset_to_its_end(name: str) -> None:
+    """The RL environment (masked random play) finishes games of each house preset; a dead deuce is
+    observed as its deuce."""
+    pytest.importorskip("pettingzoo")
+    from liverpool.env.liverpool_v0 import LiverpoolAEC
+
+    rules = RuleSet.preset(name)
+    if name == "shanghai":
+        rules = dataclasses.replace(rules, turn_limit=20)  # random play seldom completes a level
+    env = LiverpoolAEC(players=4, rules=rules)
+    env.reset(seed=3)
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    for _ in range(200_000):
+        if not env.agents:
+            break
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+    assert env.game is not None and env.game.is_over

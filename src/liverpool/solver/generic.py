@@ -73,11 +73,14 @@ def _set_shapes_of(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool
     return out
 
 
-def _run_shapes(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool, whole: bool) -> list[_Shape]:
+def _run_shapes(
+    rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool, whole: bool, loose: bool = True
+) -> list[_Shape]:
     """The runs the hand can lay (R3, R12, R19 as the variants read them): for each suit, first
     place and length, the naturals in place and wild cards elsewhere; wild cards also stand where
     the hand holds the natural (freeing it, or melding a wild card worth more) in runs of the
-    least length, or in a whole-hand deal any length."""
+    least length, or in a whole-hand deal any length (there, unless ``loose``, as when the deal has
+    sets too, only where the hand holds that natural twice: a freed natural must go to another run)."""
     wr = rules.wild_rank
     out: list[_Shape] = []
     memo = _ctx(rules).variant_memo
@@ -85,10 +88,15 @@ def _run_shapes(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool, w
         held = frozenset(c.rank for c in hand if c.suit == suit and c.rank != wr)
         if not held:
             continue
-        key = ("runs", suit, held, nwild, exact, whole)
+        # (with a limit by count, a wild card and a natural held once trade places between two runs)
+        counted = rules.run_wild_limit != "spacing"
+        movable = (
+            held if loose or not whole or not counted else frozenset(r for r in held if hand.count(Card(r, suit)) > 1)
+        )
+        key = ("runs", suit, held, movable, nwild, exact, whole)
         found = memo.get(key)
         if found is None:
-            found = _suit_shapes(rules, suit, held, nwild, exact, whole)
+            found = _suit_shapes(rules, suit, held, movable, nwild, exact, whole)
             if len(memo) > _LIMIT:
                 memo.clear()
             memo[key] = found
@@ -101,8 +109,11 @@ def _run_shapes(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool, w
     return out
 
 
-def _suit_shapes(rules: RuleSet, suit: str, held: frozenset[int], nwild: int, exact: bool, whole: bool) -> list[_Shape]:
-    """The runs of one suit (:func:`_run_shapes`) whose naturals are of the ranks ``held``."""
+def _suit_shapes(
+    rules: RuleSet, suit: str, held: frozenset[int], movable: frozenset[int], nwild: int, exact: bool, whole: bool
+) -> list[_Shape]:
+    """The runs of one suit (:func:`_run_shapes`) whose naturals are of the ranks ``held``; a wild
+    card stands at a held place only where its rank is ``movable``."""
     wr = rules.wild_rank
     out: list[_Shape] = []
     longest = rules.run_min if exact else rules.run_len_max
@@ -114,8 +125,9 @@ def _suit_shapes(rules: RuleSet, suit: str, held: frozenset[int], nwild: int, ex
             if missing > nwild or not places:
                 continue
             extras = nwild - missing if (whole or n == rules.run_min) else 0
-            for j in range(min(extras, len(places)) + 1):
-                for gone in combinations(places, j):
+            spare = [i for i in places if ranks[i] in movable] if extras else []
+            for j in range(min(extras, len(spare)) + 1):
+                for gone in combinations(spare, j):
                     if j == len(places) and rules.run_min_naturals:
                         continue
                     pattern = [Card(r, suit) if i in places and i not in gone else None for i, r in enumerate(ranks)]
@@ -184,7 +196,17 @@ def _search(
     wild_cards = sorted((c for c in hand if is_wild(c.rank)), key=lambda c: (c != must, -points(c.rank), c.code))
     nwild = len(wild_cards)
     set_shapes = _set_shapes(rules, hand, nwild, exact) if nsets else []
-    run_shapes = _run_shapes(rules, hand, nwild, exact, whole) if nruns else []
+    if whole and not nsets:
+        # (R15) runs alone cannot take more cards than their longest, nor a card more often than once each
+        if len(hand) > nruns * rules.run_len_max:
+            return None
+        copies: dict[Card, int] = {}
+        for c in hand:
+            if not is_wild(c.rank):
+                copies[c] = copies.get(c, 0) + 1
+        if copies and max(copies.values()) > nruns * (2 if rules.run_len_max == 14 else 1):
+            return None
+    run_shapes = _run_shapes(rules, hand, nwild, exact, whole, loose=bool(nsets)) if nruns else []
     if (nsets and not set_shapes) or (nruns and not run_shapes):
         return None
     left: dict[Card, int] = {}

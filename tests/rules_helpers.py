@@ -47,15 +47,16 @@ def _deck(game: Game) -> Counter[Card]:
 
 
 def _placed(game: Game) -> Counter[Card]:
+    """Every card in play, a dead deuce (``dead_discarded_wild``) counted as the deuce it was."""
     placed: Counter[Card] = Counter()
     for hand in game.hands:
-        placed.update(hand)
-    placed.update(game.stock)
-    placed.update(game.discard)
+        placed.update(c.live for c in hand)
+    placed.update(c.live for c in game.stock)
+    placed.update(c.live for c in game.discard)
     for meld in game._melds:
-        placed.update(meld.cards)
+        placed.update(c.live for c in meld.cards)
     for _, staged in game.pending:
-        placed.update(staged)
+        placed.update(c.live for c in staged)
     return placed
 
 
@@ -97,16 +98,16 @@ def position(
     given_stock = cards(stock)
     given_discard = cards(discard)
     table = []
-    placed: Counter[Card] = Counter(given_stock) + Counter(given_discard)
+    placed: Counter[Card] = Counter(c.live for c in given_stock + given_discard)  # 2H~ is a 2H of the deck
     for i, (owner, kind, text) in enumerate(melds):
         meld_cards = cards(text)
         start = run_start(meld_cards, r) if kind == "run" else 0
         if kind == "run" and start is None:
             raise ValueError(f"not a run in table order: {text}")
         table.append(f"meld {i} {owner} {kind} {start or 0} {text}")
-        placed.update(meld_cards)
+        placed.update(c.live for c in meld_cards)
     for h in hands:
-        placed.update(cards(h))
+        placed.update(c.live for c in cards(h))
     extra = [c for c, k in (placed - deck).items() if k > 0]
     if extra:
         raise ValueError(f"the position holds more copies of {extra} than the deck has")

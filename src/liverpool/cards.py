@@ -17,6 +17,8 @@ from typing import Any, ClassVar, Final
 
 __all__ = [
     "CARD_NAMES",
+    "DEAD_DEUCES",
+    "DEAD_RANK",
     "JOKER",
     "RANKS",
     "RANK_NAMES",
@@ -63,7 +65,7 @@ class Card(int):
     code: int
 
     def __new__(cls, rank: int, suit: str = "") -> Card:
-        card = cls._interned.get((rank, suit))
+        card = cls._interned.get((rank, suit))  # the dead deuces (rank DEAD_RANK) are found here
         if card is not None:
             return card
         if rank == 0:
@@ -104,6 +106,16 @@ class Card(int):
         """True for a joker."""
         return self.rank == 0
 
+    @property
+    def is_dead(self) -> bool:
+        """True for a dead deuce (``dead_discarded_wild``): a deuce that was discarded."""
+        return self.rank == DEAD_RANK
+
+    @property
+    def live(self) -> Card:
+        """The card of the deck this card is: a dead deuce's deuce, else the card itself."""
+        return Card(2, self.suit) if self.rank == DEAD_RANK else self
+
     def __str__(self) -> str:
         return _NAMES[self]
 
@@ -114,17 +126,31 @@ class Card(int):
         return format(str(self), spec)
 
     def pretty(self) -> str:
-        """The card with a suit symbol, e.g. ``10♥``."""
+        """The card with a suit symbol, e.g. ``10♥`` (a dead deuce ``2♥~``)."""
+        if self.rank == DEAD_RANK:
+            return "2" + _SUIT_PRETTY[self.suit] + "~"
         return "JK" if self.rank == 0 else RANK_NAMES[self.rank] + _SUIT_PRETTY[self.suit]
 
+
+DEAD_RANK: Final = 15
+"""The rank of a dead deuce (option ``dead_discarded_wild``, R46): a deuce once discarded is
+dead, a natural card that is never wild again. It is a card value of its own, token ``2H~``, code
+``(suit_index + 1) * 16 + 15``, so that the copy a player holds, melds or discards is named by
+every action, record, view and position; it counts as the deuce of the deck it is
+(:attr:`Card.live`). Its rank has no place in a run and forms no set (see ``docs/rules.md``)."""
 
 JOKER: Final = Card(0)
 """The joker (all jokers are equal)."""
 
-_ALL: Final = (JOKER, *(Card(rank, suit) for suit in SUITS for rank in RANKS))
+DEAD_DEUCES: Final = tuple(Card._make(DEAD_RANK, suit, (i + 1) * 16 + DEAD_RANK) for i, suit in enumerate(SUITS))
+"""The dead deuces of each suit (never dealt: a deuce becomes one when discarded)."""
+
+_ALL: Final = (JOKER, *(Card(rank, suit) for suit in SUITS for rank in RANKS), *DEAD_DEUCES)
 _names = [""] * (16 * (len(SUITS) + 1))  # indexed by a card's code
 for _c in _ALL:
-    _names[_c.code] = "JK" if _c.rank == 0 else RANK_NAMES[_c.rank] + _c.suit
+    _names[_c.code] = "JK" if _c.rank == 0 else (RANK_NAMES[_c.rank] if _c.rank <= 13 else "2") + _c.suit
+    if _c.rank == DEAD_RANK:
+        _names[_c.code] += "~"
 _NAMES: Final[tuple[str, ...]] = tuple(_names)
 del _names, _c
 CARD_NAMES: Final = _NAMES
@@ -173,6 +199,11 @@ def parse_card(token: str) -> Card:
     text = token.strip().upper()
     if text in ("JK", "*", "JOKER", "JKR"):
         card = JOKER
+    elif text.endswith("~"):  # a dead deuce
+        dead = _BY_TOKEN.get(parse_card(text[:-1]).__str__() + "~") if text[:-1] else None
+        if dead is None:
+            raise ValueError(f"not a card: {token!r} (only a deuce may be dead, e.g. 2H~)")
+        card = dead
     else:
         suit = _SUIT_SYMBOLS.get(text[-1:], text[-1:])
         rank = _RANK_BY_NAME.get(text[:-1])

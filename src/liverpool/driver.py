@@ -1,7 +1,8 @@
 """Driving a game with players: who is asked next, and a whole game played by bots.
 
 Out of turn, after a discard, every other player who may buy or call is asked once (nearest
-clockwise first) before the player to draw decides; a bot answers with an action of its own seat,
+clockwise first) before the player to draw decides (with ``buy_window="until_discard"`` asked
+again after a stock draw, before that player plays on); a bot answers with an action of its own seat,
 ``Pass`` included.
 
 >>> from liverpool import Game
@@ -18,7 +19,7 @@ from operator import attrgetter
 from typing import Protocol
 
 from .actions import Action
-from .game import DRAW, Game
+from .game import DRAW, PLAY, Game
 
 __all__ = ["Player", "next_to_act", "play_game"]
 
@@ -32,11 +33,15 @@ _PLAYER = attrgetter("player")
 
 def next_to_act(game: Game) -> tuple[int, list[Action]]:
     """The seat to ask now and its legal actions: in a draw phase the other players with a buy or
-    call open (nearest clockwise first), then the player to draw."""
+    call open (nearest clockwise first), then the player to draw; likewise in a play phase while
+    the buy window is open after a stock draw (``buy_window="until_discard"``, R30)."""
     legal = game.legal_actions()  # a new list
     p = game.current
-    if game.phase != DRAW:
-        return p, legal  # outside a draw phase only the current player acts
+    phase = game.phase
+    if phase != DRAW and (phase != PLAY or not game.fresh):
+        # outside a draw phase only the current player acts, but for the buys of a window that
+        # stays open after a stock draw (R30, buy_window "until_discard"): those are asked first
+        return p, legal
     # A draw phase's listing holds the player to draw's actions first, then each other seat's
     # together (in seat order): the nearest seat's actions are one slice of it, found in C.
     seats = list(map(_PLAYER, legal))

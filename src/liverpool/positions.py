@@ -31,7 +31,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from .cards import Card, full_deck, parse_card
+from .cards import DEAD_RANK, Card, full_deck, parse_card
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game.core import _Core
@@ -304,13 +304,20 @@ def read_position(cls: type[G], text: str) -> G:
     g._legal_cache = None
     deck = full_deck(rules.packs_for(n), rules.jokers_per_pack)
     g._deck_size = len(deck)
-    placed: Counter[Card] = Counter(g.stock) + Counter(g.discard)
+    placed: Counter[Card] = Counter(g.stock) + Counter(g.discard)  # dead deuces counted as deuces below
     for hand in g.hands:
         placed.update(hand)
     for m in g._melds:
         placed.update(m.cards)
     for _, cards in g.pending:
         placed.update(cards)
+    if any(c.rank == DEAD_RANK for c in placed):
+        if not rules.dead_discarded_wild:
+            raise ValueError("position: a dead deuce (e.g. 2H~) needs option dead_discarded_wild")
+        live: Counter[Card] = Counter()
+        for c, k in placed.items():
+            live[c.live] += k
+        placed = live
     if placed != Counter(deck):
         extra = sorted((placed - Counter(deck)).elements())
         gone = sorted((Counter(deck) - placed).elements())

@@ -91,7 +91,8 @@ class PlayerView(TypedDict):
     stock_size: int
     deck_size: int
     buy_window: bool
-    """A buy may be asked now (R27)."""
+    """A buy may be asked now (R27): in the draw phase, or in the play phase after a stock draw
+    with ``buy_window="until_discard"`` (R30)."""
     buy_requests: list[int]
     call_window: bool
     """The top discard may be called (R33, R34)."""

@@ -30,16 +30,17 @@ BuyPrecedence = Literal["nearest", "first"]
 RunJokerCheck = Literal["always", "initial"]
 Floating = Literal[True, False, "refuse"]
 SetDistinctSuits = Literal[True, False, "laydown"]
-Progression = Literal["table", "player"]
-
-PLAYER_DEALS_PER_LEVEL: Final = 3
-"""R41 with ``progression="player"``: the game ends at the latest after this many deals per level of
-the schedule, so that every game ends (the most levels completed then wins)."""
+BuyWindow = Literal["until_draw", "until_discard"]
 # Meld variants of issue 16 (owned with melds.py): see the fields' block "Meld variants" below.
 RunWildLimit = Literal["spacing", "ratio", "half", "none"]
 SetWildLimit = Literal["none", "ratio"]
 WildRankPlace = Literal["wild", "none"]
 Ace = Literal["low", "high", "either", "both"]
+Progression = Literal["table", "player"]
+
+PLAYER_DEALS_PER_LEVEL: Final = 3
+"""R41 with ``progression="player"``: the game ends at the latest after this many deals per level of
+the schedule, so that every game ends (the most levels completed then wins)."""
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -229,8 +230,6 @@ VARIANT_OPTIONS: Final = frozenset(
         "down_may_take_discard",
         "swap_must_play",
         "wild_rank_swappable",
-        "runs_same_suit_gap",
-        "progression",
         # meld variants (issue 16)
         "run_wild_limit",
         "set_wild_limit",
@@ -239,6 +238,11 @@ VARIANT_OPTIONS: Final = frozenset(
         "wild_rank_natural_sets",
         "ace",
         "wrap_around",
+        # house rules of flow (issue 16): buy window, dead discarded wild cards
+        "buy_window",
+        "dead_discarded_wild",
+        "runs_same_suit_gap",
+        "progression",
     }
 )
 """Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
@@ -269,6 +273,9 @@ class RuleSet:
     wild_rank_swappable: bool = True
     """R20, R46: a card of the wild rank laid in a run may be swapped out like a joker; off, only
     jokers are swapped."""
+    dead_discarded_wild: bool = False
+    """R46 (deuces wild, ``wild_rank`` 2): a discarded deuce is dead: a natural card from then on
+    (token ``2H~``), never wild again, fitting no meld, scored like a natural 3."""
     # Dealing (R4-R9)
     cut_for_dealer: bool = True
     """R4: players cut for the first dealer (lowest deals); off: seat 0 deals first."""
@@ -333,6 +340,10 @@ class RuleSet:
     """R31, R47: buys per player per deal (None: unlimited)."""
     down_may_buy: bool = True
     """R44: players who are down may buy."""
+    buy_window: BuyWindow = "until_draw"
+    """R30: "until_draw": a buy may be asked until the next player draws (from the stock: the
+    requests are then resolved); "until_discard": also after that player's stock draw, until
+    they discard (those requests are resolved when the turn ends)."""
     # Discarding a playable card (R32-R36)
     playable_discard: PlayableDiscard = "call"
     """R32-R36: a down player's discard that fits a meld: "call" (R33, any other player calls,
@@ -401,6 +412,8 @@ class RuleSet:
 
     # Derived once per rule set (set in __post_init__), read on hot paths as plain instance
     # attributes (no class attribute of the same name, which would stop attribute specialisation).
+    buys_after_draw: ClassVar[bool]
+    """R30: ``buy_window == "until_discard"``: the buy window stays open after a stock draw."""
     refuses_last_card: ClassVar[bool]
     """R38: ``floating == "refuse"``: the last card may not be melded or laid off."""
     grouped_contracts: ClassVar[bool]
@@ -429,8 +442,11 @@ class RuleSet:
     def __post_init__(self) -> None:
         _validate(self)
         _derive_meld_variants(self)
-        object.__setattr__(self, "_points", (self.joker_points, *self.rank_points))
+        # 14: an ace (high); 15: a dead deuce (dead_discarded_wild), scored like a natural 3
+        points = (self.joker_points, *self.rank_points, self.rank_points[0], self.rank_points[2])
+        object.__setattr__(self, "_points", points)
         object.__setattr__(self, "refuses_last_card", self.floating == "refuse")
+        object.__setattr__(self, "buys_after_draw", self.buy_window == "until_discard")
         object.__setattr__(self, "layoff_distinct_suits", self.set_distinct_suits is True)
         grouped = self.runs_same_suit_gap is not None or any(c.grouped for c in self.schedule)
         object.__setattr__(self, "grouped_contracts", grouped)
@@ -438,7 +454,8 @@ class RuleSet:
     # ------------------------------------------------------------------ presets and options
     @classmethod
     def preset(cls, name: str) -> RuleSet:
-        """The named preset: ``liverpool`` (the default) or ``contract``."""
+        """The named preset: ``liverpool`` (the default), ``contract``, or the house-rule presets
+        ``may_i`` and ``shanghai`` (issue 16; ``docs/rules.md`` gives each choice's reason)."""
         try:
             return PRESETS[name]
         except KeyError:
@@ -581,6 +598,7 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             "LiverpoolResume",
             "BuyPrecedence",
             "RunJokerCheck",
+            "BuyWindow",
             "Progression",
         ):
             return low
@@ -598,6 +616,7 @@ _CHOICES: Final = {
     "liverpool_resume": get_args(LiverpoolResume),
     "buy_precedence": get_args(BuyPrecedence),
     "run_joker_check": get_args(RunJokerCheck),
+    "buy_window": get_args(BuyWindow),
     "progression": get_args(Progression),
 }
 
@@ -642,6 +661,11 @@ def _validate(r: RuleSet) -> None:
         last = pair[0]
     need(0 <= r.jokers_per_pack <= 8, "jokers_per_pack", f"must be 0-8, got {r.jokers_per_pack}")
     need(r.wild_rank is None or 1 <= r.wild_rank <= 13, "wild_rank", f"must be 1-13 or None, got {r.wild_rank}")
+    need(
+        not r.dead_discarded_wild or r.wild_rank == 2,
+        "dead_discarded_wild",
+        f"needs deuces wild (wild_rank 2), got wild_rank {r.wild_rank}",
+    )
     need(r.cut_bonus >= 0, "cut_bonus", f"must be 0 (off) or the points taken off, got {r.cut_bonus}")
     need(
         isinstance(r.schedule, tuple) and len(r.schedule) > 0 and all(isinstance(c, Contract) for c in r.schedule),
@@ -836,6 +860,91 @@ PRESETS["contract"] = RuleSet(
     floating=False,
     rank_points=CONTRACT_RANK_POINTS,
 )
+# The house-rule presets of issue 16 (docs/rules.md, "Presets": each choice and its reason). Options
+# a preset does not name keep the liverpool preset's values.
+MAY_I_RANK_POINTS: Final = (15, 20, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+"""May I: 3-10 their face value, 2 (wild) 20, J-K 10, ace 15 (joker 50)."""
+SHANGHAI_RANK_POINTS: Final = (15, 20, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
+"""Shanghai: 3-9 5, 10-K 10, ace 15, 2 (wild) 20 (joker 50); a dead deuce scores like a 3, 5."""
+PRESETS["may_i"] = RuleSet(
+    packs=2,
+    jokers_per_pack=2,
+    wild_rank=2,
+    wild_rank_place="none",
+    schedule=parse_schedule("2S/11,2R/11,2S1R/11,3S/11,1S2R/11,3R/11*"),
+    run_wild_limit="ratio",
+    set_wild_limit="ratio",
+    run_joker_check="initial",
+    layoff_same_turn=False,
+    buy_window="until_discard",
+    buy_penalty=1,
+    down_may_buy=False,
+    joker_swap="off",
+    rank_points=MAY_I_RANK_POINTS,
+    joker_points=50,
+)
+PRESETS["shanghai"] = RuleSet(
+    pack_schedule=((4, 2), (6, 3), (8, 4)),
+    jokers_per_pack=2,
+    wild_rank=2,
+    dead_discarded_wild=True,
+    progression="player",
+    schedule=parse_schedule(
+        "2S/11,1S1R[=4]/11,2R[=4]/11,3S/11,2S1R[=4]/11,1S2R[=4]/11,1R[=5]1R[=6]/11,1S1R[=7]/11,3R[=4]/11"
+    ),
+    floating=False,
+    run_wild_limit="ratio",
+    set_wild_limit="ratio",
+    buy_limit=3,
+    buy_penalty=1,
+    rank_points=SHANGHAI_RANK_POINTS,
+    joker_points=50,
+)
+
+PRESET_CHOICES: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    "may_i": (
+        ("packs", "2: May I is played with two packs shuffled together"),
+        ("jokers_per_pack", "2: the packs keep their jokers"),
+        ("wild_rank", "2: deuces are wild besides the jokers"),
+        ("wild_rank_place", '"none": a deuce has no place of its own in a run (runs go 3 to ace)'),
+        (
+            "schedule",
+            "six hands of eleven cards: 2 sets, 2 runs, 2 sets + run, 3 sets, set + 2 runs, 3 runs all out (*)",
+        ),
+        ("run_wild_limit", '"ratio": wild cards never outnumber the natural cards of a run'),
+        ("set_wild_limit", '"ratio": nor of a set'),
+        ("run_joker_check", '"initial": the wild-card limit is judged at the lay-down, not at later lay-offs'),
+        ("layoff_same_turn", "False: no lay-off in the turn of going down"),
+        ("buy_window", '"until_discard": "May I?" may be asked until the player to play discards'),
+        ("buy_penalty", "1: a buy costs one penalty card"),
+        ("down_may_buy", "False: players who are down are out of line for a buy"),
+        ("joker_swap", '"off": a melded joker is never taken back (May I does not reuse melded jokers)'),
+        ("rank_points", "3-10 face value, 2 (wild) 20, J-K 10, ace 15"),
+        ("joker_points", "50"),
+    ),
+    "shanghai": (
+        ("pack_schedule", "2 packs up to 4 players, 3 up to 6, 4 up to 8"),
+        ("jokers_per_pack", "2: the packs keep their jokers"),
+        ("wild_rank", "2: deuces and jokers are wild"),
+        ("dead_discarded_wild", "True: a discarded deuce is dead (a natural card scored like a 3)"),
+        ("progression", '"player": each player climbs the levels on their own, moving up after completing one'),
+        (
+            "schedule",
+            "nine levels of eleven cards with exact run lengths (a family's ten-hand Shanghai less its first"
+            " level, a pair of aces and a set, which cannot be written); the last, three runs of exactly four,"
+            " takes the whole hand after the draw (12 cards)",
+        ),
+        ("floating", "False: melding every card goes out (so the last level is played all at once)"),
+        ("run_wild_limit", '"ratio": never more wild cards than natural cards in a run'),
+        ("set_wild_limit", '"ratio": nor in a set'),
+        ("buy_limit", "3: three buys per player per deal"),
+        ("buy_penalty", "1: a buy costs one card from the stock"),
+        ("rank_points", "3-9 5, 10-K 10, ace 15, 2 (wild) 20; a dead deuce 5 (as a 3)"),
+        ("joker_points", "50"),
+    ),
+}
+"""The choices of each house-rule preset, (option, value and reason), as ``liverpool rules --preset``
+prints them: every option the preset sets apart from the liverpool preset (a test checks it)."""
 
 
 def _count(k: int, noun: str) -> str:
@@ -1009,7 +1118,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 else "the first to ask wins."
             ),
         ),
-        ("R30", "The buy window ends when the next player draws from the stock."),
+        (
+            "R30",
+            "The buy window ends when the next player draws from the stock."
+            if r.buy_window == "until_draw"
+            else "The buy window stays open after the next player draws from the stock, until they discard"
+            " (buys asked then are settled when their turn ends).",
+        ),
         ("R31", "Buys per player per deal: " + ("unlimited." if r.buy_limit is None else f"{r.buy_limit}.")),
         (
             "R32",
@@ -1098,6 +1213,12 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 else f"; a {_rank_word(r.wild_rank)} laid in a run may be swapped out like a joker"
                 if r.wild_rank_swappable
                 else f"; a {_rank_word(r.wild_rank)} laid in a run is never swapped out (only jokers are)"
+            )
+            + (
+                "; a discarded deuce is dead (shown 2H~): a natural card from then on, never wild again, fitting"
+                f" no meld, scored like a natural 3 ({r.rank_points[2]} points)"
+                if r.dead_discarded_wild
+                else ""
             )
             + ".",
         ),

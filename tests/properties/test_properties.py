@@ -35,16 +35,18 @@ def short_rules(preset: str, **options: object) -> RuleSet:
 
 
 def check_conservation(game: Game) -> None:
-    """Hands + stock + discard pile + melds (+ a lay-down being laid) = the deck."""
+    """Hands + stock + discard pile + melds (+ a lay-down being laid) = the deck (a dead deuce,
+    ``dead_discarded_wild``, is the deuce it was)."""
     cards: Counter[object] = Counter()
     for p in range(game.players):
-        cards.update(game.hand(p))
-    cards.update(game.stock)
-    cards.update(game.discard_pile)
+        cards.update(c.live for c in game.hand(p))
+    cards.update(c.live for c in game.stock)
+    cards.update(c.live for c in game.discard_pile)
     for meld in game.melds:
-        cards.update(meld.cards)
+        cards.update(c.live for c in meld.cards)
+        assert not any(c.is_dead for c in meld.cards)  # a dead deuce fits no meld
     for _, staged in game.staged():
-        cards.update(staged)
+        cards.update(c.live for c in staged)
     deck = Counter(full_deck(game.rules.packs_for(game.players), game.rules.jokers_per_pack))
     assert cards == deck
     assert sum(cards.values()) == game.deck_size
@@ -173,6 +175,8 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "swap_must_play": st.booleans(),
             "wild_rank_swappable": st.booleans(),
             "set_distinct_suits": st.sampled_from([False, True, "laydown"]),
+            "buy_window": st.sampled_from(["until_draw", "until_discard"]),
+            "dead_discarded_wild": st.booleans(),  # kept only with wild_rank 2 (its requirement)
             # the meld variants (wrap_around needs the ace "either" or "both": see the test)
             "run_wild_limit": st.sampled_from(["spacing", "ratio", "half", "none"]),
             "set_wild_limit": st.sampled_from(["none", "ratio"]),
@@ -188,6 +192,8 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
 def test_random_play_under_any_options(seed: int, preset: str, players: int, options: dict[str, object]) -> None:
     """Any house rules, either preset, any table size: random play keeps every invariant, and no
     turn is ever left without a legal action (this found the R20/R26/R34 dead ends of 2026-11-30)."""
+    if options["wild_rank"] != 2:
+        options = {**options, "dead_discarded_wild": False}
     if options["wrap_around"] and options["ace"] in ("low", "high"):
         options = {**options, "ace": "both"}
     rules = short_rules(preset, **options)

@@ -409,7 +409,7 @@ def test_cli_rules_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["--set", "schedule=2X/10"], "schedule"),
         (["--set", "rank_points=1,2,3"], "rank_points"),
         (["--set", "run_min"], "option=value"),
-        (["--preset", "shanghai"], "unknown preset 'shanghai'"),
+        (["--preset", "canasta"], "unknown preset 'canasta'"),
     ],
 )
 def test_cli_rules_bad_option_is_a_clear_error_exit_2(

@@ -33,7 +33,7 @@ from server_helpers import (
 def test_presets_list_every_option_with_its_rule(tmp_path: Path) -> None:
     with running(server_settings(tmp_path)) as (client, _):
         body = client.get("/api/presets").json()
-        assert body["presets"] == ["liverpool", "contract"]
+        assert body["presets"] == ["liverpool", "contract", "may_i", "shanghai"]
         options = {o["name"]: o for o in body["options"]["contract"]}
         assert options["run_min"] == {
             "name": "run_min",

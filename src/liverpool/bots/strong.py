@@ -190,7 +190,7 @@ def unseen_pool(view: dict[str, Any], rules: RuleSet) -> list[Card]:
     for m in view["staged"]:
         seen.extend(m["cards"])
     for token in seen:
-        c = parse(token)
+        c = parse(token).live  # a dead deuce (dead_discarded_wild) is a deuce of the deck
         counts[c] -= 1
     pool: list[Card] = []
     for c, k in counts.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from ..rules import RuleSet
+from ..rules import PRESETS, RuleSet
 
 __all__ = ["add_rules_args", "rules_from_args"]
 
@@ -25,7 +25,11 @@ def rules_from_args(preset: str, settings: Sequence[str]) -> RuleSet:
 def add_rules_args(parser: argparse.ArgumentParser) -> None:
     """``--preset``/``--rules`` and repeatable ``--set OPTION=VALUE``."""
     parser.add_argument(
-        "--preset", "--rules", dest="preset", default="liverpool", help="liverpool (default) or contract"
+        "--preset",
+        "--rules",
+        dest="preset",
+        default="liverpool",
+        help="one of " + ", ".join(PRESETS) + " (default liverpool)",
     )
     parser.add_argument(
         "--set", dest="settings", action="append", default=[], metavar="OPTION=VALUE", help="change one rule option"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from ..rules import PRESET_CHOICES
 from .common import add_rules_args, rules_from_args
 
 __all__ = ["register"]
@@ -18,6 +19,11 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     print(f"Rules in effect (preset {args.preset}{', changed: ' + ', '.join(args.settings) if args.settings else ''}):")
     for number, text in rules.describe(args.players):
         print(f"{number:>4}  {text}")
+    choices = PRESET_CHOICES.get(args.preset)
+    if choices:
+        print(f"The {args.preset} preset's choices (the rest as liverpool), each with its reason:")
+        for option, why in choices:
+            print(f"      {option}: {why}")
     return 0
 
 

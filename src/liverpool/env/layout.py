@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Final
 
-from ..cards import CARD_NAMES, RANKS, SUITS, Card
+from ..cards import CARD_NAMES, DEAD_DEUCES, RANKS, SUITS, Card
 from ..rules import RuleSet
 
 __all__ = [
@@ -38,7 +38,12 @@ CARD_TYPE: Final[list[int]] = [-1] * len(CARD_NAMES)
 """The type of each card, indexed by the card (an ``int``: its code)."""
 for _t, _c in enumerate(TYPE_CARD):
     CARD_TYPE[_c] = _t
-NAME_TYPE: Final[dict[str, int]] = {name: t for t, name in enumerate(TYPE_NAME)}
+for _c in DEAD_DEUCES:  # a dead deuce (dead_discarded_wild) is seen as its deuce
+    CARD_TYPE[_c] = CARD_TYPE[_c.live]
+NAME_TYPE: Final[dict[str, int]] = {name: t for t, name in enumerate(TYPE_NAME)} | {
+    str(c): CARD_TYPE[c.live]
+    for c in DEAD_DEUCES  # a dead deuce (dead_discarded_wild) is seen as its deuce
+}
 """The type of each canonical card token."""
 
 

@@ -24,7 +24,7 @@ from ..actions import (
     Unswap,
     check_action,
 )
-from ..cards import SUITS, Card, format_cards
+from ..cards import DEAD_RANK, SUITS, Card, format_cards
 from ..errors import IllegalAction, MalformedAction, StaleAction
 from ..events import FrozenDict, FrozenList
 from ..melds import (
@@ -88,6 +88,8 @@ class _Checks(_Moves):
             if not is_valid_set(cards, rules):
                 return f"{format_cards(cards)} is not a valid set (R11, R18)"
             rank = set_rank(cards, rules)
+            if rank == DEAD_RANK:
+                return "a dead deuce fits no meld (R46, option dead_discarded_wild)"
             if rules.sets_distinct_ranks and rank in ranks:
                 return "the sets of one contract must differ in rank (option sets_distinct_ranks)"
         else:
@@ -322,6 +324,8 @@ class _Checks(_Moves):
             return self._discard_problem(p, a.card)
         # PLAY
         if isinstance(a, Buy | Pass | Call):
+            if self.fresh and not isinstance(a, Call):  # R30 buy_window "until_discard"
+                return self._late_buy_problem(a)
             return "the buy and call windows are closed once a turn begins (R30)"
         if p != self.current:
             return f"it is player {self.current}'s turn"
@@ -432,6 +436,18 @@ class _Checks(_Moves):
         if pile[-1] is not named:
             return f"{a} names {named}, but the top discard is {pile[-1]} (stale)"
         return None
+
+    def _late_buy_problem(self, a: Action) -> str | None:
+        """R30 ``buy_window="until_discard"``: a Buy or Pass after the current player's stock draw,
+        while the discard they declined is still the top card."""
+        if a.player == self.current:
+            return "the buy window is for the other players" if isinstance(a, Buy) else "it is your turn to play"
+        named = getattr(a, "card", None)
+        if named is not None:
+            stale = self._stale(a, named)
+            if stale is not None:
+                return stale
+        return self._out_of_turn_problem(a)
 
     def _out_of_turn_problem(self, a: Action) -> str | None:
         p = a.player

@@ -22,6 +22,7 @@ from .common import (
     DRAW,
     LIVERPOOL_DISCARD,
     OVER,
+    PLAY,
     _run_suit,
     _Witness,
 )
@@ -43,6 +44,8 @@ class _Listing(_Checks):
         version = len(self.actions)
         if cache is None or cache[0] != version:
             cache = (version, self._legal())
+            if self.fresh and self.phase == PLAY:  # R30 buy_window "until_discard": late buys
+                self._late_buys(cache[1])
             self._legal_cache = cache
         if player is None:
             return cache[1].copy()

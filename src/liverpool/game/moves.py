@@ -18,7 +18,7 @@ from ..actions import (
     SwapJoker,
     Unswap,
 )
-from ..cards import Card
+from ..cards import DEAD_RANK, Card
 from ..melds import (
     run_start,
 )
@@ -50,9 +50,14 @@ class _Moves(_Queries):
         p = a.player
         hand = self.hands[p]
         if isinstance(a, Discard):  # the commonest action first
-            hand.remove(a.card)
-            self.discard.append(a.card)
-            self._event("discard", player=p, card=str(a.card))
+            if self.buy_requests:  # R30 buy_window "until_discard": buys asked after the stock draw
+                self._resolve_buys()
+            thrown = a.card
+            hand.remove(thrown)
+            if thrown.rank == 2 and self.rules.dead_discarded_wild:  # R46: a discarded deuce is dead
+                thrown = Card(DEAD_RANK, thrown.suit)
+            self.discard.append(thrown)
+            self._event("discard", player=p, card=str(thrown))
             if not hand:
                 self._end_deal(p, "went out")
                 return
@@ -70,7 +75,7 @@ class _Moves(_Queries):
                 # it less that player's actions is what _legal gives (tests/test_engine_speed.py)
                 self._legal_cache = (version, [x for x in listed[1] if x.player != p])
         elif isinstance(a, DrawStock):
-            self._resolve_buys()
+            bought = self._resolve_buys()
             card = self._draw_stock()
             if card is None:  # a call's penalty card emptied a stock that cannot be rebuilt
                 self._end_deal(None, "stalemate: the stock ran out")
@@ -78,7 +83,11 @@ class _Moves(_Queries):
             hand.append(card)
             self._event("draw_stock", player=p)
             self._private.append((len(self.events) - 1, p, card))
+            fresh = self.fresh
             self._begin_play()
+            if fresh and not bought and self.rules.buys_after_draw:
+                self.fresh = True  # R30 "until_discard": the window stays open, asked anew
+
         elif isinstance(a, DrawDiscard):
             card = self.discard.pop()
             hand.append(card)
@@ -146,6 +155,8 @@ class _Moves(_Queries):
             self.unswapped.append((meld_id, value))
             self._event("unswap", player=p, meld=meld_id, card=str(natural))
         elif isinstance(a, EndTurn):
+            if self.buy_requests:  # R30 buy_window "until_discard"
+                self._resolve_buys()
             self._event("end_turn", player=p)
             self._knock(p)
             self._next_turn((p + 1) % self.n, discarder=None, callable_=False, fresh=False)
@@ -164,10 +175,13 @@ class _Moves(_Queries):
         self.buy_requests = []
         self.passed = []
 
-    def _resolve_buys(self) -> None:
-        """R29: the current player declined the discard; the winning buyer takes it and pays."""
+    def _resolve_buys(self) -> bool:
+        """R29: the current player declined the discard; the winning buyer takes it and pays.
+        True when a buy was made. With ``buy_window="until_discard"`` (R30) this runs at the stock
+        draw for the requests made before it, and at the end of the turn (discard, end of turn,
+        float) for those made after it."""
         if not self.buy_requests or not self.fresh:
-            return
+            return False
         if self.rules.buy_precedence == "first":
             buyer = self.buy_requests[0]
         else:
@@ -187,6 +201,9 @@ class _Moves(_Queries):
         self._event("buy", player=buyer, card=str(card), penalty=paid)
         if paid:
             self._private.append((len(self.events) - 1, buyer, tuple(hand[-paid:])))
+        self.fresh = False
+        self.buy_requests = []
+        return True
 
     def _do_call(self, caller: int) -> None:
         offender = self.discarder
@@ -273,5 +290,7 @@ class _Moves(_Queries):
         if self.contract.whole_hand or not self.rules.floating:
             self._end_deal(p, "went out")
             return
+        if self.buy_requests:  # R30 buy_window "until_discard"
+            self._resolve_buys()
         self._event("float", player=p)
         self._next_turn((p + 1) % self.n, discarder=None, callable_=False, fresh=False)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..actions import (
+    Action,
     SwapJoker,
 )
 from ..cards import SUITS, Card
@@ -19,6 +20,7 @@ from ..melds import (
 from ..rules import RuleSet
 from ..solver import can_complete, contract_left
 from .common import (
+    _SEATS,
     DOWN_DRAWS_STOCK,
     DRAW,
     LIVERPOOL_DISCARD,
@@ -254,6 +256,18 @@ class _Queries(_Core):
         if self.down[p] and not rules.down_may_buy:
             return "players who are down may not buy (R44)"
         return None
+
+    def _late_buys(self, out: list[Action]) -> None:
+        """R30 ``buy_window="until_discard"``: append to the play phase's listing ``out`` the buys
+        (and passes) of the other players, by seat, while the discard the current player declined
+        by drawing from the stock is still on top (``fresh``)."""
+        seats = _SEATS
+        top = self.discard[-1]
+        passed = self.passed
+        for q in range(self.n):
+            if q != self.current and q not in passed and self._buy_problem(q) is None:
+                out.append(seats[q].buys[top])
+                out.append(seats[q].pass_)
 
     def _call_problem(self, p: int) -> str | None:
         if not self.call_open:

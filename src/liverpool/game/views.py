@@ -16,6 +16,7 @@ from .common import (
     _VIEW,
     DRAW,
     OVER,
+    PLAY,
     RECORD_FORMAT,
     RECORD_FORMAT_1,
     _Declared,
@@ -83,7 +84,7 @@ class _Views(_Listing):
         view["discard_pile"] = names[1].copy()
         view["stock_size"] = len(self.stock)
         view["deck_size"] = self._deck_size
-        view["buy_window"] = draw and self.fresh and rules.buying
+        view["buy_window"] = (draw or phase == PLAY) and self.fresh and rules.buying  # PLAY: R30 until_discard
         view["buy_requests"] = self.buy_requests.copy()
         view["call_window"] = draw and self.call_open
         view["taken_from_discard"] = str(taken) if taken is not None else None

@@ -53,9 +53,10 @@ def _rank_mask(values: int) -> int:
 
 
 CARD_OF_CODE: Final = [
-    Card(code & 15, SUITS[(code >> 4) - 1]) if code >> 4 and 1 <= code & 15 <= 13 else Card(0) for code in range(80)
+    Card(code & 15, SUITS[(code >> 4) - 1]) if code >> 4 and (1 <= code & 15 <= 13 or code & 15 == 15) else Card(0)
+    for code in range(80)
 ]
-"""The card of each card code (the joker where no card has the code)."""
+"""The card of each card code (the joker where no card has the code; rank 15: the dead deuces)."""
 
 _VALUE_CARDS: Final = [[CARD_OF_CODE[16 * si + 16 + (v if v <= 13 else 1)] for v in range(15)] for si in range(4)]
 """The card of each value 0-14 of a run (14 a high ace) per suit index; slices of these are new lists."""

@@ -320,12 +320,17 @@ def _tally(ctx: _Ctx, hand: Sequence[Card]) -> _Tally:
     if hit is not None:
         return hit
     cnt = [0] * 80
-    rc = [0] * 14
+    rc = [0] * 16
     masks = [0, 0, 0, 0, 0]
     for code in codes:
         cnt[code] += 1
         rc[code & 15] += 1
         masks[code >> 4] |= 1 << (code & 15)
+    if rc[15]:  # dead deuces (dead_discarded_wild): naturals that fit no meld, left out
+        for code in (31, 47, 63, 79):
+            cnt[code] = 0
+        rc[15] = 0
+        masks = [m & 0x7FFF for m in masks]
     wilds = [CARD_OF_CODE[0]] * cnt[0]
     cnt[0] = rc[0] = masks[0] = 0
     wr = ctx.wild_rank

@@ -143,6 +143,8 @@ def _masks(t: Tactics, codes: bytes) -> tuple[int, list[int], list[int], list[in
         if r == 0 or r == wild:
             jokers += 1
             continue
+        if r == 15:  # a dead deuce (dead_discarded_wild) fits no meld
+            continue
         naturals += 1
         si = (code >> 4) - 1
         bit = 1 << r

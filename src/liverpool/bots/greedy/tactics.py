@@ -35,7 +35,7 @@ class Tactics:
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
         self.wild = rules.wild_rank if rules.wild_rank is not None else 0
-        self.pts = tuple(rules.points(r) for r in range(14))
+        self.pts = tuple(rules.points(r) for r in range(16))  # 15: a dead deuce
         self.set_min = rules.set_min
         self.set_cap = rules.set_min - rules.set_min_naturals  # wild cards a minimal set may hold (R18)
         if rules.set_wild_limit == "ratio":  # issue 16: never more wild than natural cards

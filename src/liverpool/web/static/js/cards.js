@@ -10,7 +10,10 @@ const RANK_ORDER = { A: 1, J: 11, Q: 12, K: 13 };
 
 export function parseCard(name) {
   if (name === "JK" || name.startsWith("JK")) return { joker: true, rank: "JK", suit: "", name };
-  return { joker: false, rank: name.slice(0, -1), suit: name.slice(-1), name };
+  // a dead deuce (house rule dead_discarded_wild) is the deuce's token with "~": "2H~"
+  const dead = name.endsWith("~");
+  const base = dead ? name.slice(0, -1) : name;
+  return { joker: false, rank: base.slice(0, -1), suit: base.slice(-1), name, dead };
 }
 
 export function rankValue(rank) {
@@ -21,13 +24,13 @@ export function rankValue(rank) {
 export function pretty(name) {
   if (!name) return "";
   const c = parseCard(name);
-  return c.joker ? "joker" : `${c.rank}${SUITS[c.suit] ?? c.suit}`;
+  return c.joker ? "joker" : `${c.rank}${SUITS[c.suit] ?? c.suit}${c.dead ? "~" : ""}`;
 }
 
 export function cardWords(name) {
   const c = parseCard(name);
   if (c.joker) return "joker";
-  return `${RANK_WORDS[c.rank] ?? c.rank} of ${SUIT_WORDS[c.suit] ?? c.suit}`;
+  return `${c.dead ? "dead " : ""}${RANK_WORDS[c.rank] ?? c.rank} of ${SUIT_WORDS[c.suit] ?? c.suit}`;
 }
 
 /** Sort keys for the hand's display order (a view preference, not a rule). */
@@ -52,7 +55,7 @@ export function Card({ name, small = false, cls = "", ...rest }) {
   const c = parseCard(name);
   const red = c.suit === "H" || c.suit === "D";
   const color = c.joker ? "#6a1b9a" : red ? "#c62828" : "#1a1a1a";
-  const label = c.joker ? "JK" : `${c.rank}${c.suit}`;
+  const label = c.joker ? "JK" : `${c.rank}${c.suit}${c.dead ? "~" : ""}`;
   return html`
     <svg class=${`card ${small ? "small" : ""} ${cls}`} viewBox="0 0 60 84" role="img"
          aria-label=${cardWords(name)} data-card=${name} ...${rest}>

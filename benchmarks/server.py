@@ -7,7 +7,7 @@ it can; else discard), nobody buys. An action's time is from sending ``act`` to 
 ``state`` of the next version on the same socket: the server's whole path (parse, engine, log
 committed to SQLite, four views built and sent). Prints one JSON object.
 
-    python benchmarks/server.py [--seconds 10] [--tables 1,50] [--think-ms 0]
+    python benchmarks/server.py [--seconds 10] [--tables 1,50] [--think-ms 0] [--compare CHECKOUT]
 
 ``server_actions_per_s`` is the number of actions all tables made per second; with
 ``--think-ms`` each seat waits about that long before each move (uniformly 0.5-1.5 times it): a
@@ -46,9 +46,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def choose(state: dict[str, Any]) -> str | None:
-    """The scripted choice of a seat, or None when it does not play now."""
-    view = state["view"]
+def choose(view: dict[str, Any] | None, state: dict[str, Any]) -> str | None:
+    """The scripted choice of a seat (its whole view, the last state), or None when it does not play now."""
     if view is None or view["is_over"] or view["current"] != view["player"] or not state["legal"]:
         return None
     legal = state["legal"]
@@ -107,6 +106,7 @@ class TableRun:
     async def seat(self, ws: Any, until: float) -> bool:
         """Play one seat until the game ends (True) or time is up (False)."""
         pending: tuple[int, float] | None = None
+        view: dict[str, Any] | None = None
         while True:
             remaining = until - time.perf_counter()
             if remaining <= 0:
@@ -124,9 +124,11 @@ class TableRun:
                 self.times.append((time.perf_counter() - pending[1]) * 1000)
                 self.actions += 1
                 pending = None
-            if msg["view"] is not None and msg["view"]["is_over"]:
+            # protocol 2: a state holds the view's changed keys (1: the whole view; merging works for both)
+            view = msg["view"] if msg["type"] == "hello" or view is None else view | msg["view"]
+            if view is not None and view["is_over"]:
                 return True
-            choice = choose(msg)
+            choice = choose(view, msg)
             if choice is not None and pending is None and time.perf_counter() < until:
                 if self.think:  # a person's pace: think times spread evenly around the mean
                     await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
@@ -154,7 +156,9 @@ async def measure(base: str, tables: int, seconds: float, think: float) -> dict[
     }
 
 
-def start_server(folder: Path, port: int, synchronous: str) -> subprocess.Popen[bytes]:
+def start_server(folder: Path, port: int, synchronous: str, source: Path | None = None) -> subprocess.Popen[bytes]:
+    """``liverpool serve`` in a process of its own: this tree's, or (``source``) the one of another
+    checkout's ``src`` (the same venv, its package first on the path)."""
     cmd = [
         sys.executable,
         "-c",
@@ -175,7 +179,10 @@ def start_server(folder: Path, port: int, synchronous: str) -> subprocess.Popen[
         "--log-level",
         "warning",
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    env = os.environ | {"PYTHONUNBUFFERED": "1"}
+    if source is not None:
+        env["PYTHONPATH"] = str(source / "src")
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env)
     for _ in range(300):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1).status_code == 200:
@@ -187,6 +194,11 @@ def start_server(folder: Path, port: int, synchronous: str) -> subprocess.Popen[
     raise RuntimeError("the server did not start")
 
 
+def _ratios(new: dict[str, float], old: dict[str, float]) -> dict[str, float]:
+    """This tree's figures over the other's (below 1 is faster for times, above 1 for actions/s)."""
+    return {k: round(new[k] / old[k], 3) for k in new if k.startswith("server_") and old.get(k)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per measurement")
@@ -194,19 +206,48 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think-ms", type=float, default=0.0, help="each seat waits this long before its move")
     parser.add_argument("--synchronous", default="normal", choices=("normal", "full"))
     parser.add_argument("--url", default=None, help="measure a server already running there (e.g. under a profiler)")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        metavar="CHECKOUT",
+        help="also measure the server of another checkout (e.g. a git worktree of main) in the same run: "
+        "for each table count, that one's figures then this tree's, and the ratios this/that",
+    )
     args = parser.parse_args(argv)
     out: dict[str, Any] = {"seconds": args.seconds, "think_ms": args.think_ms, "synchronous": args.synchronous}
+    if args.compare is not None:
+        if not (args.compare / "src" / "liverpool").is_dir():
+            parser.error(f"--compare: no src/liverpool in {args.compare}")
+        out["compare"] = str(args.compare)
     with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        proc = start_server(Path(folder), port, args.synchronous) if args.url is None else None
+        servers: dict[str, str] = {}
+        procs = []
         try:
-            base = args.url or f"http://127.0.0.1:{port}"
-            asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
+            if args.url is not None:
+                servers["this"] = args.url
+            else:
+                port = free_port()
+                (Path(folder) / "this").mkdir()
+                procs.append(start_server(Path(folder) / "this", port, args.synchronous))
+                servers["this"] = f"http://127.0.0.1:{port}"
+            if args.compare is not None:
+                port = free_port()
+                (Path(folder) / "other").mkdir()
+                procs.append(start_server(Path(folder) / "other", port, args.synchronous, args.compare))
+                servers["other"] = f"http://127.0.0.1:{port}"
+            for base in servers.values():
+                asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
             for count in (int(n) for n in args.tables.split(",")):
-                figures = asyncio.run(measure(base, count, args.seconds, args.think_ms / 1000))
+                if "other" in servers:
+                    other = asyncio.run(measure(servers["other"], count, args.seconds, args.think_ms / 1000))
+                    out[f"compare_tables_{count}"] = other
+                figures = asyncio.run(measure(servers["this"], count, args.seconds, args.think_ms / 1000))
                 out[f"tables_{count}"] = figures
+                if "other" in servers:
+                    out[f"ratio_tables_{count}"] = _ratios(figures, other)
         finally:
-            if proc is not None:
+            for proc in procs:
                 proc.terminate()
                 proc.wait(timeout=30)
     print(json.dumps(out, indent=2))

@@ -143,7 +143,7 @@ def test_quickplay_starts_a_table_against_three_bots(tmp_path: Path) -> None:
         assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
         ana = connect(client, r["table_id"], r["token"], 0, stack)
         hello = ana.expect("hello")
-        assert hello["protocol"] == 1 and hello["seat"] == 0 and hello["view"]["player"] == 0
+        assert hello["protocol"] == 2 and hello["seat"] == 0 and hello["view"]["player"] == 0
         assert hello["table"]["seats"][0]["connected"] is True
 
 

@@ -136,17 +136,40 @@ class TableRun:
                 await ws.send(json.dumps({"type": "act", "version": msg["version"], "action": choice}))
 
 
-async def measure(base: str, tables: int, seconds: float, think: float) -> dict[str, float]:
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user + system) a process used so far, from /proc (None elsewhere)."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(base: str, tables: int, seconds: float, think: float, pid: int | None = None) -> dict[str, float]:
     runs = [TableRun(base, think, seed=i) for i in range(tables)]
-    limits = httpx.Limits(max_connections=64)
+    limits = httpx.Limits(max_connections=64, keepalive_expiry=2.0)  # before the server drops them (5 s)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         await asyncio.gather(*(r.prepare(http) for r in runs))
         start = time.perf_counter()
+        cpu = cpu_seconds(pid)
+        client_cpu = time.process_time()
         until = start + seconds
         await asyncio.gather(*(r.run(http, until) for r in runs))
         elapsed = time.perf_counter() - start
+        cpu_end = cpu_seconds(pid)
+        client_cpu = time.process_time() - client_cpu
     times = [t for r in runs for t in r.times]
-    return {
+    actions = sum(r.actions for r in runs)
+    extra: dict[str, float] = {}
+    if actions:  # this process: the scripted people reading and sending (not the server's work)
+        extra["client_cpu_ms_per_action"] = round(client_cpu * 1000 / actions, 3)
+    if cpu is not None and cpu_end is not None and actions:
+        # the server's CPU per action (starting the next games' tables included): what the load
+        # of other programs on the machine changes least
+        extra["server_cpu_ms_per_action"] = round((cpu_end - cpu) * 1000 / actions, 3)
+    return extra | {
         "server_actions_per_s": round(sum(r.actions for r in runs) / elapsed, 1),
         "server_action_ms_p50": round(percentile(times, 0.5), 2),
         "server_action_ms_p99": round(percentile(times, 0.99), 2),
@@ -222,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         out["compare"] = str(args.compare)
     with tempfile.TemporaryDirectory() as folder:
         servers: dict[str, str] = {}
+        pids: dict[str, int] = {}
         procs = []
         try:
             if args.url is not None:
@@ -231,18 +255,24 @@ def main(argv: list[str] | None = None) -> int:
                 (Path(folder) / "this").mkdir()
                 procs.append(start_server(Path(folder) / "this", port, args.synchronous))
                 servers["this"] = f"http://127.0.0.1:{port}"
+                pids["this"] = procs[-1].pid
             if args.compare is not None:
                 port = free_port()
                 (Path(folder) / "other").mkdir()
                 procs.append(start_server(Path(folder) / "other", port, args.synchronous, args.compare))
                 servers["other"] = f"http://127.0.0.1:{port}"
+                pids["other"] = procs[-1].pid
             for base in servers.values():
                 asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
             for count in (int(n) for n in args.tables.split(",")):
                 if "other" in servers:
-                    other = asyncio.run(measure(servers["other"], count, args.seconds, args.think_ms / 1000))
+                    other = asyncio.run(
+                        measure(servers["other"], count, args.seconds, args.think_ms / 1000, pids.get("other"))
+                    )
                     out[f"compare_tables_{count}"] = other
-                figures = asyncio.run(measure(servers["this"], count, args.seconds, args.think_ms / 1000))
+                figures = asyncio.run(
+                    measure(servers["this"], count, args.seconds, args.think_ms / 1000, pids.get("this"))
+                )
                 out[f"tables_{count}"] = figures
                 if "other" in servers:
                     out[f"ratio_tables_{count}"] = _ratios(figures, other)

@@ -69,6 +69,9 @@ class Settings:
     """Worker processes computing hints (0: a thread of the server's process)."""
     review_workers: int = 1
     """Worker processes computing reviews (0: a thread of the server's process)."""
+    evict_after: float = 600.0
+    """Seconds a finished table stays in memory once nobody is connected to it; it stays in the
+    store (record, history, replay, review), and comes back into memory when asked for."""
     warm_hints: bool = True
     """Start the hint worker when a table with hints starts (not at the first hint: a process
     takes a second or more to start)."""

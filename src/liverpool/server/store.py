@@ -24,7 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["Store", "TableRow", "actions", "async_url", "metadata", "reviews", "seats", "tables"]
+__all__ = ["Store", "TableRow", "actions", "async_url", "metadata", "rematches", "reviews", "seats", "tables"]
 
 metadata = sa.MetaData()
 
@@ -87,6 +87,18 @@ reviews = sa.Table(
     sa.Column("review", sa.JSON, nullable=False),
 )
 """Reviews of finished games (``GET /api/tables/{id}/review/{seat}``), by their budget."""
+
+rematches = sa.Table(
+    "rematches",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("rematch_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    sa.Column("issued_at", sa.Float, nullable=False),
+)
+"""The rematch of a finished table: per person's seat, the new table and the SHA-256 of the token
+handed out for its seat there (migration 0003)."""
 
 TableRow = dict[str, Any]
 T = TypeVar("T")
@@ -283,6 +295,35 @@ class Store:
 
         row = {"table_id": table_id, "idx": idx, "seat": seat, "action": action, "source": source, "at": time.time()}
         await self._run(_Append(row))
+
+    async def save_rematch(self, table_id: str, rematch_id: str, hashes: dict[int, str]) -> None:
+        """Keep the rematch of ``table_id``: each person's seat and the hash of its new token
+        (a seat given again replaces its hash)."""
+        now = time.time()
+
+        async def job(c: AsyncConnection) -> None:
+            for seat, digest in hashes.items():
+                where = (rematches.c.table_id == table_id, rematches.c.seat == seat)
+                await c.execute(rematches.delete().where(*where))
+                await c.execute(
+                    rematches.insert().values(
+                        table_id=table_id, seat=seat, rematch_id=rematch_id, token_hash=digest, issued_at=now
+                    )
+                )
+
+        await self._run(job)
+
+    async def load_rematch(self, table_id: str) -> tuple[str, dict[int, str]] | None:
+        """The rematch of a finished table: (its id, each person's seat's token hash), or None."""
+
+        async def job(c: AsyncConnection) -> tuple[str, dict[int, str]] | None:
+            rows = (await c.execute(rematches.select().where(rematches.c.table_id == table_id))).mappings().all()
+            if not rows:
+                return None
+            return str(rows[0]["rematch_id"]), {int(r["seat"]): str(r["token_hash"]) for r in rows}
+
+        result: tuple[str, dict[int, str]] | None = await self._run(job)
+        return result
 
     # ------------------------------------------------------------------ reads
     async def load_table(self, table_id: str) -> tuple[TableRow, list[TableRow], list[dict[str, Any]]] | None:

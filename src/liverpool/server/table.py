@@ -250,6 +250,7 @@ class Table:
         self.rematch_id: str | None = None
         self.rematch_tokens: dict[int, str] = {}
         self.actions_applied = 0
+        self.touched = loop_time  # the last time a socket left or the game ended (eviction counts from it)
         self._events_json: list[str] = []
         self._rules_json: str | None = None
 
@@ -285,6 +286,10 @@ class Table:
             "rematch": self.rematch_id,
             "rematch_of": self.rematch_of,
         }
+
+    def idle_over(self, now: float, after: float) -> bool:
+        """True when this table is finished and nobody was connected to it for ``after`` seconds."""
+        return self.status == "over" and all(s.conn is None for s in self.seats) and now - self.touched >= after
 
     def seat_for_token(self, token: str | None) -> Seat | None:
         """The seat whose token this is (compared in constant time), or None."""
@@ -343,7 +348,7 @@ class Table:
         self._rules_json = None
         self.status = "over" if game.is_over else "playing"
         now = asyncio.get_running_loop().time()
-        self._changed_at = self._decision_at = self._window_at = now
+        self._changed_at = self._decision_at = self._window_at = self.touched = now
         self._stable_from = game.version
         for s in self.seats:
             if s.kind == "bot":
@@ -522,7 +527,7 @@ class Table:
             seat = self.seats[conn.seat]
             if seat.conn is conn:
                 seat.conn = None
-                seat.disconnected_at = asyncio.get_running_loop().time()
+                seat.disconnected_at = self.touched = asyncio.get_running_loop().time()
                 self._notify_seats()
         self.wake.set()
 
@@ -755,6 +760,7 @@ class Table:
         self._last = {"seat": action.player, "text": text or f"{names[action.player]} played"}
         if g.is_over:
             self.status = "over"
+            self.touched = now
             await self.store.update_table(
                 self.id, status="over", finished_at=time.time(), scores=g.scores, winners=g.winners
             )

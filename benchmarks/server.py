@@ -7,7 +7,7 @@ it can; else discard), nobody buys. An action's time is from sending ``act`` to 
 ``state`` of the next version on the same socket: the server's whole path (parse, engine, log
 committed to SQLite, four views built and sent). Prints one JSON object.
 
-    python benchmarks/server.py [--seconds 10] [--tables 1,50] [--think-ms 0] [--compare CHECKOUT]
+    python benchmarks/server.py [--seconds 10] [--tables 1,50] [--think-ms 0] [--compare CHECKOUT] [--rounds 1]
 
 ``server_actions_per_s`` is the number of actions all tables made per second; with
 ``--think-ms`` each seat waits about that long before each move (uniformly 0.5-1.5 times it): a
@@ -147,7 +147,41 @@ def cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure(base: str, tables: int, seconds: float, think: float, pid: int | None = None) -> dict[str, float]:
+class Sample:
+    """What one or more measurements of a server saw (pooled over rounds)."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.actions = 0
+        self.games = 0
+        self.elapsed = 0.0
+        self.server_cpu: float | None = 0.0
+        self.client_cpu = 0.0
+
+    def figures(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        if self.actions:  # this process: the scripted people reading and sending (not the server's work)
+            out["client_cpu_ms_per_action"] = round(self.client_cpu * 1000 / self.actions, 3)
+        if self.server_cpu is not None and self.actions:
+            # the server's CPU per action (starting the next games' tables included): what the load
+            # of other programs on the machine changes least
+            out["server_cpu_ms_per_action"] = round(self.server_cpu * 1000 / self.actions, 3)
+        return out | {
+            "server_actions_per_s": round(self.actions / self.elapsed, 1),
+            "server_action_ms_p50": round(percentile(self.times, 0.5), 2),
+            "server_action_ms_p99": round(percentile(self.times, 0.99), 2),
+            "server_action_ms_mean": round(statistics.fmean(self.times), 2),
+            "actions": self.actions,
+            "games_finished": self.games,
+        }
+
+
+async def measure(
+    base: str, tables: int, seconds: float, think: float, pid: int | None = None, into: Sample | None = None
+) -> Sample:
+    """``tables`` tables playing for ``seconds`` against the server at ``base`` (its process
+    ``pid``, for its CPU time), added to ``into``."""
+    sample = into if into is not None else Sample()
     runs = [TableRun(base, think, seed=i) for i in range(tables)]
     limits = httpx.Limits(max_connections=64, keepalive_expiry=2.0)  # before the server drops them (5 s)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
@@ -157,26 +191,17 @@ async def measure(base: str, tables: int, seconds: float, think: float, pid: int
         client_cpu = time.process_time()
         until = start + seconds
         await asyncio.gather(*(r.run(http, until) for r in runs))
-        elapsed = time.perf_counter() - start
+        sample.elapsed += time.perf_counter() - start
         cpu_end = cpu_seconds(pid)
-        client_cpu = time.process_time() - client_cpu
-    times = [t for r in runs for t in r.times]
-    actions = sum(r.actions for r in runs)
-    extra: dict[str, float] = {}
-    if actions:  # this process: the scripted people reading and sending (not the server's work)
-        extra["client_cpu_ms_per_action"] = round(client_cpu * 1000 / actions, 3)
-    if cpu is not None and cpu_end is not None and actions:
-        # the server's CPU per action (starting the next games' tables included): what the load
-        # of other programs on the machine changes least
-        extra["server_cpu_ms_per_action"] = round((cpu_end - cpu) * 1000 / actions, 3)
-    return extra | {
-        "server_actions_per_s": round(sum(r.actions for r in runs) / elapsed, 1),
-        "server_action_ms_p50": round(percentile(times, 0.5), 2),
-        "server_action_ms_p99": round(percentile(times, 0.99), 2),
-        "server_action_ms_mean": round(statistics.fmean(times), 2),
-        "actions": sum(r.actions for r in runs),
-        "games_finished": sum(r.games for r in runs),
-    }
+        sample.client_cpu += time.process_time() - client_cpu
+    sample.times += [t for r in runs for t in r.times]
+    sample.actions += sum(r.actions for r in runs)
+    sample.games += sum(r.games for r in runs)
+    if cpu is None or cpu_end is None or sample.server_cpu is None:
+        sample.server_cpu = None
+    else:
+        sample.server_cpu += cpu_end - cpu
+    return sample
 
 
 def start_server(folder: Path, port: int, synchronous: str, source: Path | None = None) -> subprocess.Popen[bytes]:
@@ -237,6 +262,13 @@ def main(argv: list[str] | None = None) -> int:
         help="also measure the server of another checkout (e.g. a git worktree of main) in the same run: "
         "for each table count, that one's figures then this tree's, and the ratios this/that",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measurements per table count and server, pooled (with --compare the two servers take "
+        "turns, the first one alternating), against the load of other programs that comes and goes",
+    )
     args = parser.parse_args(argv)
     out: dict[str, Any] = {"seconds": args.seconds, "think_ms": args.think_ms, "synchronous": args.synchronous}
     if args.compare is not None:
@@ -264,17 +296,22 @@ def main(argv: list[str] | None = None) -> int:
                 pids["other"] = procs[-1].pid
             for base in servers.values():
                 asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
+            out["rounds"] = args.rounds
             for count in (int(n) for n in args.tables.split(",")):
-                if "other" in servers:
-                    other = asyncio.run(
-                        measure(servers["other"], count, args.seconds, args.think_ms / 1000, pids.get("other"))
-                    )
-                    out[f"compare_tables_{count}"] = other
-                figures = asyncio.run(
-                    measure(servers["this"], count, args.seconds, args.think_ms / 1000, pids.get("this"))
-                )
+                samples = {name: Sample() for name in servers}
+                for r in range(args.rounds):
+                    order = list(servers) if r % 2 else list(reversed(servers))  # "other" first in round 0
+                    for name in order:
+                        asyncio.run(
+                            measure(
+                                servers[name], count, args.seconds, args.think_ms / 1000, pids.get(name), samples[name]
+                            )
+                        )
+                figures = samples["this"].figures()
                 out[f"tables_{count}"] = figures
-                if "other" in servers:
+                if "other" in samples:
+                    other = samples["other"].figures()
+                    out[f"compare_tables_{count}"] = other
                     out[f"ratio_tables_{count}"] = _ratios(figures, other)
         finally:
             for proc in procs:

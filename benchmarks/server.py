@@ -220,6 +220,10 @@ def start_server(folder: Path, port: int, synchronous: str, source: Path | None 
         synchronous,
         "--bot-delay",
         "0",
+        # a measurement's tables are left unfinished when its time is up: no stand-in bot may go
+        # on playing them (all-out, after the grace period) while the next ones are measured
+        "--grace",
+        "86400",
         "--rate",
         "100000",
         "--rest-rate",

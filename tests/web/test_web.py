@@ -55,7 +55,9 @@ def _seeds(purpose: str) -> int:
 
 def _serve(db: Path, port: int) -> tuple[uvicorn.Server, threading.Thread]:
     """The real server in a thread on 127.0.0.1:port with the SQLite store ``db``."""
-    settings = Settings(database=f"sqlite:///{db}", bot_delay=0.0, buy_window=2.0, seeds=_seeds)
+    # bots wait 0.05 s before a move of their own turn: at 0 a bot playing for the person
+    # (autoplay) finished the whole game before the page could click "Take my seat back"
+    settings = Settings(database=f"sqlite:///{db}", bot_delay=0.05, buy_window=2.0, seeds=_seeds)
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

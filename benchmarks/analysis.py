@@ -2,7 +2,9 @@
 
 Speed (``make bench``): one game of ``random`` against three greedy bots (fixed seed) is reviewed
 for the random seat with the default budget, once with one process and once with ``--jobs``
-processes, side by side, and for a greedy seat with ``--jobs`` processes: wall and CPU seconds
+processes, side by side, and for a greedy seat with ``--jobs`` processes; then the random seat's
+review as the server makes it (its review worker process, started for it, splitting the review
+over ``--jobs`` processes: ``server.advice.review_answer``): wall and CPU seconds
 (the CPU time, of this process and its workers, tells a busy host from a slow review) and the
 host's load average; prints one JSON line::
 
@@ -19,6 +21,7 @@ prints the mean points lost per decision by bot, with 95% intervals over games::
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import os
@@ -61,6 +64,17 @@ def speed(jobs: int, samples: int) -> dict[str, Any]:
         out[f"{name}_seat_decisions"] = len(r.decisions)
     if jobs != 1:
         out["speedup"] = round(out["random_seat_s_jobs1"] / out[f"random_seat_s_jobs{jobs}"], 2)
+    # the server's path (GET /api/tables/{id}/review/{seat}): its review worker, a spawned process
+    # started for the request, computes review_answer split over ``jobs`` processes of its own
+    from liverpool.server.advice import Workers, review_answer
+
+    start = time.perf_counter()
+    workers = Workers(1, "reviews")
+    try:
+        asyncio.run(workers.run(review_answer, record, 0, samples, 0, jobs))
+    finally:
+        workers.close()
+    out[f"server_worker_random_seat_s_jobs{jobs}"] = round(time.perf_counter() - start, 2)
     out["load_average_1min"] = round(os.getloadavg()[0], 2)
     return out
 

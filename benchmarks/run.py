@@ -45,6 +45,19 @@ def random_play(seconds: float, seed: int) -> dict[str, float]:
     return {"decisions_per_s": decisions / elapsed, "games_per_s": games / elapsed}
 
 
+def play_random(seed: int, decisions: int) -> None:
+    """``decisions`` uniformly random legal decisions of 4-player games (``--play-random``), as
+    :func:`random_play` makes them, untimed. Public API only, so that older builds can be measured."""
+    rng = random.Random(seed)
+    done = 0
+    while done < decisions:
+        game = Game.new(players=4, rules=RuleSet(), seed=rng.getrandbits(32))
+        while not game.is_over and done < decisions:
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            done += 1
+
+
 def find_contract_times(samples: int, seed: int) -> list[float]:
     """Microseconds per find_contract on random 10-13-card hands with jokers, all seven deals."""
     rng = random.Random(seed)
@@ -280,6 +293,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar=("SEED", "GAMES"),
         help="only play the first GAMES greedy games of SEED, untimed (for instruction counts)",
     )
+    parser.add_argument(
+        "--play-random",
+        nargs=2,
+        type=int,
+        metavar=("SEED", "DECISIONS"),
+        help="only make DECISIONS uniformly random legal decisions of SEED, untimed (for instruction counts)",
+    )
     parser.add_argument("--greedy-only", action="store_true", help="only the greedy bots' figures")
     parser.add_argument(
         "--fast", metavar="DIR", help="also time the greedy games with the compiled build in DIR (`make fast`)"
@@ -287,6 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.play:
         play_greedy(greedy_seeds(*args.play))
+        return 0
+    if args.play_random:
+        play_random(*args.play_random)
         return 0
     if args.greedy_only:
         figures = bot_figures(seed=3, games=args.greedy_games, fast=args.fast)

@@ -135,14 +135,23 @@ class Call(Action):
 
 @dataclass(frozen=True, slots=True)
 class Meld(Action):
-    """R14, R23: lay one meld of the contract; the contract takes effect when complete."""
+    """R14, R23: lay one meld of the contract; the contract takes effect when complete.
+    ``declared``: for a run of wild cards only (``run_min_naturals`` 0, R17), the natural card its
+    first card stands for, which names the run's suit and ranks (``p0 meld run JK JK JK declared 5S``)."""
 
     kind: str
     cards: tuple[Card, ...]
+    declared: Card | None = None
     name: ClassVar[str] = "meld"
 
+    def __repr__(self) -> str:
+        declared = "" if self.declared is None else f", declared={self.declared!r}"
+        return f"Meld(player={self.player!r}, kind={self.kind!r}, cards={self.cards!r}{declared})"
+
     def _args(self) -> str:
-        return f"{self.kind} {format_cards(self.cards)}"
+        return f"{self.kind} {format_cards(self.cards)}" + (
+            "" if self.declared is None else f" declared {self.declared}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +241,7 @@ _FIELDS: dict[type[Action], tuple[tuple[str, str], ...]] = {
     Buy: (("card", "card?"),),
     Call: (("card", "card?"),),
     DrawFromPile: (("depth", "int"), ("card", "card?")),
-    Meld: (("kind", "str"), ("cards", "cards")),
+    Meld: (("kind", "str"), ("cards", "cards"), ("declared", "card?")),
     LayOff: (("card", "card"), ("meld", "int"), ("high", "bool")),
     SwapJoker: (("meld", "int"), ("index", "int"), ("card", "card")),
     Discard: (("card", "card"),),
@@ -388,7 +397,11 @@ def parse_action(text: str) -> Action:
         field = "arguments" if len(args) > want[1] else [f for f, _ in _FIELDS[cls]][len(args)]
         raise _malformed(f"action {text!r}: {name} takes {want[1]} argument(s), got {len(args)}", field)
     if cls is Meld:
-        return Meld(player, args[0], _read_field(name, "cards", "cards", args[1:]))
+        declared = None
+        if len(args) >= 4 and args[-2].lower() == "declared":
+            declared = _read_card(name, "declared", args[-1])
+            args = args[:-2]
+        return Meld(player, args[0], _read_field(name, "cards", "cards", args[1:]), declared)
     if cls is LayOff:
         high = True
         if len(args) == 3:

@@ -77,7 +77,8 @@ def describe_action(action: Action, view: Mapping[str, Any] | None = None, names
     if isinstance(action, Call):
         return f"call the discard{_top_discard(view)}"
     if isinstance(action, Meld):
-        return f"lay down a {action.kind}: {' '.join(c.pretty() for c in action.cards)}"
+        declared = "" if action.declared is None else f" (from {action.declared.pretty()} up)"
+        return f"lay down a {action.kind}: {' '.join(c.pretty() for c in action.cards)}{declared}"
     if isinstance(action, LayOff):
         end = "" if action.high else " (low end)"
         return f"lay off {action.card.pretty()} on {_meld_words(view, action.meld, names)}{end}"
@@ -143,6 +144,8 @@ def describe_event(event: Mapping[str, Any], names: Sequence[str]) -> str:
         return f"{who} took back a lay-down (+{event.get('penalty', 0)} points)"
     if kind == "stock_rebuilt":
         return "the discard pile was shuffled into a new stock"
+    if kind == "level":
+        return f"{who} completed level {event.get('completed')}"
     if kind == "deal":
         return f"deal {event.get('number')}: {event.get('contract')}, {_name(names, event.get('dealer'))} deals"
     if kind == "deal_end":

@@ -267,6 +267,15 @@ class DealEndEvent(_Event):
     scores: list[int]
 
 
+class LevelEvent(_Event):
+    """Issue 16, ``progression="player"``: at a deal's end, ``player`` went down with their level's
+    contract and moves on: now at ``level`` (1-based), having completed ``completed`` levels."""
+
+    player: int
+    level: int
+    completed: int
+
+
 class GameOverEvent(_Event):
     """R41: the game ended; totals and winners."""
 
@@ -300,6 +309,7 @@ EVENT_TYPES: Final[dict[str, type]] = {
     "float": PlayerEvent,
     "knock": PlayerEvent,
     "deal_end": DealEndEvent,
+    "level": LevelEvent,
     "game_over": GameOverEvent,
 }
 """The record type of each event kind (``event["type"]``)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import Card
+from .cards import JOKER, SUITS, Card
 from .rules import RuleSet
 
 __all__ = [
@@ -29,9 +29,12 @@ __all__ = [
     "hand_points",
     "is_valid_run",
     "is_valid_set",
+    "meld_accepts",
     "run_start",
+    "run_starts",
     "run_value",
     "set_rank",
+    "value_rank",
 ]
 
 
@@ -52,7 +55,15 @@ def set_rank(cards: Sequence[Card], rules: RuleSet) -> int | None:
         if rank and r != rank:
             return None
         rank = r
+    if not rank and rules.meld_variant and rules.wild_rank_natural_sets and wild:
+        return _wild_rank_set(cards, wild)
     return rank or None
+
+
+def _wild_rank_set(cards: Sequence[Card], wild: int) -> int | None:
+    """R46 ``wild_rank_natural_sets``: a set whose cards are all of the wild rank or jokers, with one
+    of the wild rank at least, is a set of that rank (its cards of the wild rank are natural)."""
+    return wild if any(c.rank == wild for c in cards) else None
 
 
 def is_valid_set(cards: Sequence[Card], rules: RuleSet) -> bool:
@@ -69,6 +80,8 @@ def is_valid_set(cards: Sequence[Card], rules: RuleSet) -> bool:
 
 
 def _set_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
+    if rules.meld_variant:
+        return _set_ok_variant(cards, rules, rules.set_distinct_suits is not False)
     wild = rules.wild_rank
     rank = 0
     naturals = 0
@@ -88,10 +101,53 @@ def _set_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
     return naturals >= rules.set_min_naturals
 
 
+def _set_naturals(cards: Sequence[Card], rules: RuleSet) -> tuple[int | None, list[Card]]:
+    """A set's rank (None: none, or naturals of two ranks: then the list is empty and the rank 0)
+    and its natural cards, the wild rank's natural in a set of that rank (R46)."""
+    rank = set_rank(cards, rules)
+    wild = rules.wild_rank
+    if rank is None:
+        return (0 if any(c.rank not in (0, wild) for c in cards) else None), []
+    if rank == wild:
+        return rank, [c for c in cards if c.rank == wild]
+    return rank, [c for c in cards if c.rank not in (0, wild)]
+
+
+def _set_ok_variant(cards: Sequence[Card], rules: RuleSet, distinct: bool) -> bool:
+    """R11, R18 with the meld variants (``set_wild_limit``, ``set_min_naturals`` 0,
+    ``wild_rank_natural_sets``): one rank, enough naturals, wild cards within the limit."""
+    rank, naturals = _set_naturals(cards, rules)
+    if rank == 0:
+        return False
+    n = len(naturals)
+    if n < rules.set_min_naturals:
+        return False
+    if rules.set_wild_limit == "ratio" and len(cards) - n > n:
+        return False
+    return not (distinct and len({c.suit for c in naturals}) != n)
+
+
+def _can_extend_set_variant(cards: Sequence[Card], card: Card, rules: RuleSet) -> bool:
+    """:func:`can_extend_set` with the meld variants: the set keeps its rank (an all-wild set takes
+    the rank of its first natural card), lay-offs keep suits distinct as ``layoff_distinct_suits``
+    says, and with ``run_joker_check`` "always" the wild limit holds after the lay-off."""
+    rank, _ = _set_naturals(cards, rules)
+    grown = [*cards, card]
+    new_rank, naturals = _set_naturals(grown, rules)
+    if new_rank == 0 or (rank is not None and new_rank != rank):
+        return False
+    if rules.layoff_distinct_suits and len({c.suit for c in naturals}) != len(naturals):
+        return False
+    n = len(naturals)
+    return not (rules.set_wild_limit == "ratio" and rules.run_joker_check == "always" and len(grown) - n > n)
+
+
 def can_extend_set(cards: Sequence[Card], card: Card, rules: RuleSet) -> bool:
     """R24: may ``card`` be laid off on the set ``cards``?"""
     if rules.set_max is not None and len(cards) >= rules.set_max:
         return False
+    if rules.meld_variant:
+        return _can_extend_set_variant(cards, card, rules)
     r = card.rank
     if r in (0, rules.wild_rank):
         return True
@@ -108,12 +164,82 @@ def run_value(start: int, index: int) -> int:
     return start + index
 
 
-def run_start(cards: Sequence[Card], rules: RuleSet) -> int | None:
-    """The value of a run's first card, or None when ``cards`` do not form a run of one suit in
-    table order (any length, R19 not checked).
+def value_rank(value: int) -> int:
+    """The rank (1-13) of a run's place of ``value``: 14 is the ace high; past it (``wrap_around``)
+    15 is a 2, and 0 a king.
+
+    >>> value_rank(14), value_rank(15), value_rank(0)
+    (1, 2, 13)
     """
+    return (value - 1) % 13 + 1
+
+
+def run_starts(n: int, rules: RuleSet) -> list[int]:
+    """R3, R46: the first values a run of ``n`` cards may have, lowest first (``ace``,
+    ``wrap_around``, ``wild_rank_place``): with ``wrap_around`` 1-13 (a 14-card run, the ace
+    "both", only from the ace), else ``run_low`` to ``run_top - n + 1``; never across the place of
+    a rank with none (``run_gap``)."""
+    if n > rules.run_len_max or n < 1:
+        return []
+    if rules.wrap_around:
+        starts = range(1, 14) if n < 14 else range(1, 2)
+    else:
+        starts = range(rules.run_low, rules.run_top - n + 2)
+    gap = rules.run_gap
+    if not gap:
+        return list(starts)
+    return [a for a in starts if all(value_rank(v) != gap for v in range(a, a + n))]
+
+
+def _run_start_variant(cards: Sequence[Card], rules: RuleSet, declared: int | None) -> int | None:
+    """:func:`run_start` with the meld variants; an all-wild run starts where it is ``declared``."""
     wild = rules.wild_rank
-    top = 14 if rules.ace_high else 13
+    suit = ""
+    fixed: list[tuple[int, int]] = []
+    for i, card in enumerate(cards):
+        r = card.rank
+        if r in (0, wild):
+            continue
+        if suit and card.suit != suit:
+            return None
+        suit = card.suit
+        fixed.append((i, r))
+    starts = run_starts(len(cards), rules)
+    if not fixed:
+        return declared if declared in starts else None
+    for a in starts:
+        if all(value_rank(a + i) == r for i, r in fixed):
+            return a
+    return None
+
+
+def _run_wilds_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
+    """R19 ``run_wild_limit``: "spacing" (one wild card in any 4 consecutive cards), "ratio" (never
+    more wild than natural cards), "half" (at most half the cards, rounded down: the same count),
+    "none"; and at least ``run_min_naturals`` natural cards."""
+    wild = rules.wild_rank
+    k = sum(1 for c in cards if c.rank in (0, wild))
+    if len(cards) - k < rules.run_min_naturals:
+        return False
+    mode = rules.run_wild_limit
+    if mode == "spacing":
+        return _wild_spacing_ok(cards, rules)
+    if mode == "ratio":
+        return k <= len(cards) - k
+    if mode == "half":
+        return k <= len(cards) // 2
+    return True
+
+
+def run_start(cards: Sequence[Card], rules: RuleSet, declared: int | None = None) -> int | None:
+    """The value of a run's first card, or None when ``cards`` do not form a run of one suit in
+    table order (any length, R19 not checked). ``declared``: the first value an all-wild run
+    (``run_min_naturals`` 0) stands for.
+    """
+    if rules.meld_variant:
+        return _run_start_variant(cards, rules, declared)
+    wild = rules.wild_rank
+    top = rules.run_top
     n = len(cards)
     if n > 13:  # R3: an ace is low or high, never both
         return None
@@ -151,7 +277,7 @@ def _wild_spacing_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
     return True
 
 
-def is_valid_run(cards: Sequence[Card], rules: RuleSet) -> bool:
+def is_valid_run(cards: Sequence[Card], rules: RuleSet, declared: int | None = None) -> bool:
     """R3, R12, R17, R19: a run in table order, long enough, one suit, no wrap.
 
     >>> from liverpool import RuleSet, parse_cards
@@ -161,20 +287,25 @@ def is_valid_run(cards: Sequence[Card], rules: RuleSet) -> bool:
     """
     if len(cards) < rules.run_min:
         return False
+    if rules.meld_variant:
+        return _run_start_variant(cards, rules, declared) is not None and _run_wilds_ok(cards, rules)
     return run_start(cards, rules) is not None and _wild_spacing_ok(cards, rules)
 
 
-def can_extend_run(cards: Sequence[Card], start: int, card: Card, high: bool, rules: RuleSet) -> bool:
+def can_extend_run(cards: Sequence[Card], start: int, card: Card, high: bool, rules: RuleSet, suit: str = "") -> bool:
     """R24: may ``card`` be laid off at the high (or low) end of the run ``cards`` beginning at
-    ``start``? R19 is checked unless ``rules.run_joker_check`` is "initial".
+    ``start``? R19 is checked unless ``rules.run_joker_check`` is "initial". ``suit``: the suit
+    of an all-wild run (as declared).
     """
+    if rules.meld_variant:
+        return _can_extend_run_variant(cards, start, card, high, rules, suit)
     if len(cards) >= 13:  # R3: an ace is never both low and high in one run
         return False
     r = card.rank
     is_wild = r in (0, rules.wild_rank)
     if high:
         value = start + len(cards)
-        if value > (14 if rules.ace_high else 13):
+        if value > rules.run_top:
             return False
     else:
         value = start - 1
@@ -188,6 +319,74 @@ def can_extend_run(cards: Sequence[Card], start: int, card: Card, high: bool, ru
     wild = rules.wild_rank
     edge = cards[-3:] if high else cards[:3]
     return not any(c.rank in (0, wild) for c in edge)
+
+
+def _can_extend_run_variant(
+    cards: Sequence[Card], start: int, card: Card, high: bool, rules: RuleSet, suit: str
+) -> bool:
+    """:func:`can_extend_run` with the meld variants (R3 ``ace``, ``wrap_around``, R46
+    ``wild_rank_place``, R19 ``run_wild_limit``)."""
+    n = len(cards) + 1
+    if n > rules.run_len_max:
+        return False
+    value = start + n - 1 if high else start - 1
+    if rules.wrap_around:
+        if n == 14 and value_rank(start if high else value) != 1:
+            return False  # 14 cards: the ace at both ends only
+    elif not rules.run_low <= value <= rules.run_top:
+        return False
+    if value_rank(value) == rules.run_gap:
+        return False
+    if not rules.is_wild(card.rank):
+        own = suit or next((c.suit for c in cards if not rules.is_wild(c.rank)), "")
+        return card.suit == own and card.rank == value_rank(value)
+    if rules.run_joker_check != "always":
+        return True
+    return _run_wilds_ok([*cards, card] if high else [card, *cards], rules)
+
+
+def meld_accepts(
+    kind: str, cards: Sequence[Card], start: int, rules: RuleSet, suit: str = ""
+) -> list[tuple[Card | None, bool]]:
+    """R24 with the meld variants: the cards the meld accepts as lay-offs, as (card, at the high
+    end) pairs, None for any wild card, each asked of :func:`can_extend_set` /
+    :func:`can_extend_run` (the engine's listing and the bots' table knowledge read it).
+    Remembered per meld (the caller must not change the list)."""
+    key = (id(rules), kind, bytes(cards), start, suit)
+    hit = _ACCEPTS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    out = _meld_accepts(kind, cards, start, rules, suit)
+    if len(_ACCEPTS) > 4096:
+        _ACCEPTS.clear()
+    _ACCEPTS[key] = (rules, out)
+    return out
+
+
+_ACCEPTS: dict[tuple[int, str, bytes, int, str], tuple[RuleSet, list[tuple[Card | None, bool]]]] = {}
+
+
+def _meld_accepts(
+    kind: str, cards: Sequence[Card], start: int, rules: RuleSet, suit: str
+) -> list[tuple[Card | None, bool]]:
+    out: list[tuple[Card | None, bool]] = []
+    wild = rules.wild_rank
+    if kind == "set":
+        rank, _ = _set_naturals(cards, rules)
+        ranks = [r for r in range(1, 14) if r != wild] if rank is None else [rank] if rank != wild else []
+        out.extend((c, True) for r in ranks for s in SUITS if can_extend_set(cards, c := Card(r, s), rules))
+        if can_extend_set(cards, JOKER, rules):
+            out.append((None, True))
+        return out
+    own = suit or next((c.suit for c in cards if not rules.is_wild(c.rank)), "")
+    for high in (False, True):
+        value = start + len(cards) if high else start - 1
+        rank = value_rank(value)
+        if own and rank != wild and can_extend_run(cards, start, natural := Card(rank, own), high, rules, suit):
+            out.append((natural, high))
+        if can_extend_run(cards, start, JOKER, high, rules, suit):
+            out.append((None, high))
+    return out
 
 
 def find_contract(hand: Sequence[Card], deal: int, rules: RuleSet) -> list[list[Card]] | None:

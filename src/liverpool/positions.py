@@ -73,9 +73,11 @@ def write_position(game: _Core) -> str:
         f"scores {_ints(g._scores)}",
         "deal_scores " + (" / ".join(_ints(s) for s in g.deal_scores) if g.deal_scores else "-"),
     ]
+    if g.levels is not None:  # issue 16, progression="player": each seat's level, 1-based
+        lines.append(f"levels {' '.join(str(v + 1) for v in g.levels)}")
     lines += [f"hand {p} {_cards(h)}" for p, h in enumerate(g.hands)]
     lines += [f"stock {_cards(g.stock)}", f"pile {_cards(g.discard)}"]
-    lines += [f"meld {m.id} {m.owner} {m.kind} {m.start} {_cards(m.cards)}" for m in g._melds]
+    lines += [f"meld {m.id} {m.owner} {m.kind} {m.start} {_cards(m.cards)}{_declared_words(m.cards)}" for m in g._melds]
     lines += [
         f"down {_ints(g.down)}",
         f"down_turn {_ints(g.down_turn)}",
@@ -90,7 +92,7 @@ def write_position(game: _Core) -> str:
         f"taken {_opt(g.taken)}",
         f"must_meld {_opt(g.must_meld)}",
     ]
-    lines += [f"staged {kind} {_cards(cards)}" for kind, cards in g.pending]
+    lines += [f"staged {kind} {_cards(cards)}{_declared_words(cards)}" for kind, cards in g.pending]
     lines += [f"swap {m} {v} {nat} {wild}" for m, v, nat, wild in g.swaps]
     lines += [f"unswapped {m} {v}" for m, v in g.unswapped]
     lines += [f"swap_base {g.swap_base}", f"retracted {int(g.retracted)}", f"resume {_opt(g.resume)}"]
@@ -110,7 +112,7 @@ class _Reader:
             words = rest.split() if key != "rules" else [rest]
             if key in self.multi:
                 self.multi[key].append(words)
-            elif key in _SINGLE:
+            elif key in _SINGLE or key == "levels":  # levels: only with progression="player" (issue 16)
                 if key in self.single:
                     raise ValueError(f"position line {number}: {key!r} given twice")
                 self.single[key] = words
@@ -224,8 +226,13 @@ def read_position(cls: type[G], text: str) -> G:
     g._private = []
     g._legacy = False
     g.deal_index = r.num("deal") - 1
-    if not 0 <= g.deal_index < len(rules.schedule):
-        raise ValueError(f"position: deal must be 1-{len(rules.schedule)}, got {g.deal_index + 1}")
+    if not 0 <= g.deal_index < rules.max_deals:
+        raise ValueError(f"position: deal must be 1-{rules.max_deals}, got {g.deal_index + 1}")
+    g.levels = None
+    if rules.progression == "player":  # issue 16: each seat's level, 1-based (all 1 when not given)
+        g.levels = [v - 1 for v in r.ints("levels", n)] if "levels" in r.single else [0] * n
+        if not all(0 <= v < len(rules.schedule) for v in g.levels):
+            raise ValueError(f"position: levels must be 1-{len(rules.schedule)}, got {g.levels}")
     g.dealer = r.num("dealer")
     g.turn = r.num("turn")
     g.current = r.num("current")
@@ -261,7 +268,7 @@ def read_position(cls: type[G], text: str) -> G:
         meld_id, owner, start = _int("meld", words[0]), _int("meld", words[1]), _int("meld", words[3])
         if meld_id != i or not 0 <= owner < n:
             raise ValueError(f"position: meld {meld_id}: ids run 0, 1, ... and owners are seats")
-        g._melds.append(_Meld(meld_id, owner, words[2], _card_list("meld", words[4:]), start))
+        g._melds.append(_Meld(meld_id, owner, words[2], _declared_list("meld", words[4:]), start))
     g.down = [bool(v) for v in r.ints("down", n)]
     g.down_turn = r.ints("down_turn", n)
     g.buys_used = r.ints("buys_used", n)
@@ -278,7 +285,7 @@ def read_position(cls: type[G], text: str) -> G:
     for words in r.multi["staged"]:
         if len(words) < 2 or words[0] not in ("set", "run"):
             raise ValueError("position: write 'staged set|run CARDS...'")
-        g.pending.append((words[0], _card_list("staged", words[1:])))
+        g.pending.append((words[0], _declared_list("staged", words[1:])))
     g.swaps = []
     for words in r.multi["swap"]:
         if len(words) != 4:
@@ -313,3 +320,20 @@ def read_position(cls: type[G], text: str) -> G:
             + (f"; missing: {_cards(gone)}" if gone else "")
         )
     return g
+
+
+def _declared_words(cards: list[Card]) -> str:
+    """`` declared 5S`` after the cards of a run of wild cards declared to start at 5S (issue 16)."""
+    from .game.common import _declared
+
+    declared = _declared(cards)
+    return "" if declared is None else f" declared {declared}"
+
+
+def _declared_list(what: str, words: list[str]) -> list[Card]:
+    """The cards of a meld line, declared when it ends ``declared CARD`` (issue 16)."""
+    if len(words) >= 3 and words[-2] == "declared":
+        from .game.common import _Declared
+
+        return _Declared(_card_list(what, words[:-2]), _card(what, words[-1]))
+    return _card_list(what, words)

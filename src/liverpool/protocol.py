@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 __all__ = ["ContractView", "MeldView", "PlayerView", "StagedMeld"]
 
@@ -34,21 +34,26 @@ class ContractView(TypedDict):
 
 class MeldView(TypedDict):
     """A meld on the table: its ``id`` (the ``meld`` of LayOff/SwapJoker), ``owner``, ``kind``
-    ("set" or "run"), ``start`` (a run's first value, 1-14; 0 for a set) and ``cards`` (tokens, in
-    table order)."""
+    ("set" or "run"), ``start`` (a run's first value, 1-14; 0 for a set; with ``wrap_around`` a
+    run's values go on past 14, 15 being a 2, and below 1, 0 being a king) and ``cards`` (tokens,
+    in table order); ``declared``, only for a run of wild cards (``run_min_naturals`` 0): the
+    natural card its first place stands for."""
 
     id: int
     owner: int
     kind: str
     start: int
     cards: list[str]
+    declared: NotRequired[str]
 
 
 class StagedMeld(TypedDict):
-    """A meld laid toward the contract this turn, not yet on the table (R14)."""
+    """A meld laid toward the contract this turn, not yet on the table (R14); ``declared`` as in
+    :class:`MeldView`."""
 
     kind: str
     cards: list[str]
+    declared: NotRequired[str]
 
 
 class PlayerView(TypedDict):

@@ -30,9 +30,19 @@ BuyPrecedence = Literal["nearest", "first"]
 RunJokerCheck = Literal["always", "initial"]
 Floating = Literal[True, False, "refuse"]
 SetDistinctSuits = Literal[True, False, "laydown"]
+Progression = Literal["table", "player"]
+
+PLAYER_DEALS_PER_LEVEL: Final = 3
+"""R41 with ``progression="player"``: the game ends at the latest after this many deals per level of
+the schedule, so that every game ends (the most levels completed then wins)."""
+# Meld variants of issue 16 (owned with melds.py): see the fields' block "Meld variants" below.
+RunWildLimit = Literal["spacing", "ratio", "half", "none"]
+SetWildLimit = Literal["none", "ratio"]
+WildRankPlace = Literal["wild", "none"]
+Ace = Literal["low", "high", "either", "both"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Contract:
     """One deal of the schedule: the melds to lay down and the cards dealt (R6, R10, R15, R48).
 
@@ -40,6 +50,17 @@ class Contract:
     Contract(sets=1, runs=2, cards=12, whole_hand=False)
     >>> str(Contract(0, 3, 12, whole_hand=True))
     '3R/12*'
+
+    A group's length may be given per meld (R48, issue 16): ``set_lengths`` / ``run_lengths`` hold
+    one entry per set / run, ``n`` for at least ``n`` cards, ``-n`` for exactly ``n`` and ``0`` for
+    the option's minimum (``set_min``, ``run_min``); empty (the default) means every meld takes the
+    option's minimum. The text writes them in brackets after the letter:
+
+    >>> c = Contract(0, 2, 10, run_lengths=(5, 7))
+    >>> str(c), c.describe()
+    ('1R[5]1R[7]/10', '1 run of 5+ + 1 run of 7+')
+    >>> str(Contract(2, 1, 11, set_lengths=(-4, -4)))
+    '2S[=4]1R/11'
     """
 
     sets: int
@@ -47,25 +68,97 @@ class Contract:
     cards: int
     whole_hand: bool = False
     """R15: the whole hand goes down at once, no final discard, melds may be longer."""
+    set_lengths: tuple[int, ...] = ()
+    """R48: each set's length (``n`` at least, ``-n`` exactly, ``0`` the option's); empty: all 0."""
+    run_lengths: tuple[int, ...] = ()
+    """R48: each run's length (``n`` at least, ``-n`` exactly, ``0`` the option's); empty: all 0."""
 
     def __post_init__(self) -> None:
         if self.sets < 0 or self.runs < 0 or self.sets + self.runs == 0:
             raise ValueError(f"schedule: a contract needs at least one meld, got {self}")
         if not 1 <= self.cards <= 30:
             raise ValueError(f"schedule: cards dealt must be 1-30, got {self.cards}")
+        for kind, count, lengths, top in (
+            ("set", self.sets, self.set_lengths, 30),
+            ("run", self.runs, self.run_lengths, 14),
+        ):
+            if not isinstance(lengths, tuple):
+                raise ValueError(f"schedule: {kind}_lengths must be a tuple, got {lengths!r}")
+            if lengths and len(lengths) != count:
+                raise ValueError(f"schedule: {count} {kind}(s) need {count} lengths, got {lengths!r}")
+            for n in lengths:
+                if type(n) is not int or (n and not 2 <= abs(n) <= top):
+                    raise ValueError(
+                        f"schedule: a {kind}'s length in brackets must be 2-{top} (or =2-={top}), got {n!r}"
+                    )
+        if self.set_lengths and not any(self.set_lengths):
+            object.__setattr__(self, "set_lengths", ())  # all the option's minimum: the plain contract
+        if self.run_lengths and not any(self.run_lengths):
+            object.__setattr__(self, "run_lengths", ())
+
+    @classmethod
+    def from_view(cls, data: dict[str, Any]) -> Contract:
+        """The contract of a view's ``contract`` dict (``set_lengths``/``run_lengths`` given only
+        when it has lengths of its own)."""
+        return cls(
+            int(data["sets"]),
+            int(data["runs"]),
+            int(data["cards"]),
+            bool(data["whole_hand"]),
+            set_lengths=tuple(data.get("set_lengths", ())),
+            run_lengths=tuple(data.get("run_lengths", ())),
+        )
+
+    @property
+    def grouped(self) -> bool:
+        """True when some meld has a length of its own (brackets in the schedule text)."""
+        return bool(self.set_lengths or self.run_lengths)
+
+    def __repr__(self) -> str:
+        extra = "".join(
+            f", {name}={value!r}"
+            for name, value in (("set_lengths", self.set_lengths), ("run_lengths", self.run_lengths))
+            if value
+        )
+        return f"Contract(sets={self.sets}, runs={self.runs}, cards={self.cards}, whole_hand={self.whole_hand}{extra})"
 
     def __str__(self) -> str:
-        melds = (f"{self.sets}S" if self.sets else "") + (f"{self.runs}R" if self.runs else "")
+        melds = _groups_text("S", self.sets, self.set_lengths) + _groups_text("R", self.runs, self.run_lengths)
         return f"{melds}/{self.cards}{'*' if self.whole_hand else ''}"
 
     def describe(self) -> str:
-        """Plain words, e.g. ``1 set + 2 runs``."""
+        """Plain words, e.g. ``1 set + 2 runs`` or ``1 run of 5+ + 1 run of exactly 7``."""
         parts = []
-        if self.sets:
-            parts.append(f"{self.sets} set{'s' if self.sets > 1 else ''}")
-        if self.runs:
-            parts.append(f"{self.runs} run{'s' if self.runs > 1 else ''}")
+        for count, lengths, noun in ((self.sets, self.set_lengths, "set"), (self.runs, self.run_lengths, "run")):
+            if not count:
+                continue
+            for k, n in _groups(count, lengths):
+                words = f"{k} {noun}{'s' if k > 1 else ''}"
+                if n > 0:
+                    words += f" of {n}+"
+                elif n < 0:
+                    words += f" of exactly {-n}"
+                parts.append(words)
         return " + ".join(parts)
+
+
+def _groups(count: int, lengths: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(melds, length) of each run of equal lengths, e.g. ``(5, 5, 7)`` -> ``[(2, 5), (1, 7)]``."""
+    if not lengths:
+        return [(count, 0)] if count else []
+    out: list[tuple[int, int]] = []
+    for n in lengths:
+        if out and out[-1][1] == n:
+            out[-1] = (out[-1][0] + 1, n)
+        else:
+            out.append((1, n))
+    return out
+
+
+def _groups_text(letter: str, count: int, lengths: tuple[int, ...]) -> str:
+    return "".join(
+        f"{k}{letter}" + (f"[{'=' if n < 0 else ''}{abs(n)}]" if n else "") for k, n in _groups(count, lengths)
+    )
 
 
 DEFAULT_SCHEDULE: Final = (
@@ -78,7 +171,8 @@ DEFAULT_SCHEDULE: Final = (
     Contract(0, 3, 12, whole_hand=True),
 )
 
-_CONTRACT_RE: Final = re.compile(r"^(?:(\d+)S)?(?:(\d+)R)?/(\d+)(\*?)$", re.IGNORECASE)
+_CONTRACT_RE: Final = re.compile(r"^((?:\d+[SR](?:\[=?\d+\])?)+)/(\d+)(\*?)$", re.IGNORECASE)
+_GROUP_RE: Final = re.compile(r"(\d+)([SR])(?:\[(=?)(\d+)\])?", re.IGNORECASE)
 
 
 def parse_schedule(text: str) -> tuple[Contract, ...]:
@@ -86,14 +180,43 @@ def parse_schedule(text: str) -> tuple[Contract, ...]:
 
     >>> parse_schedule("2S/10, 3R/12*")
     (Contract(sets=2, runs=0, cards=10, whole_hand=False), Contract(sets=0, runs=3, cards=12, whole_hand=True))
+
+    A group may give its melds' length in brackets after its letter (R48): ``1R[5]1R[7]/10`` is one
+    run of at least 5 cards and one of at least 7; ``2S[=4]`` two sets of exactly 4 cards.
+
+    >>> parse_schedule("1R[5]1R[7]/10")
+    (Contract(sets=0, runs=2, cards=10, whole_hand=False, run_lengths=(5, 7)),)
+    >>> parse_schedule("1R[15]/10")
+    Traceback (most recent call last):
+    ...
+    ValueError: schedule: a run's length in brackets must be 2-14 (or =2-=14), got 15
     """
     contracts = []
     for part in text.replace(" ", "").split(","):
         match = _CONTRACT_RE.match(part)
-        if not match or not (match.group(1) or match.group(2)):
-            raise ValueError(f"schedule: cannot read contract {part!r} (write e.g. 2S/10 or 1S2R/12*)")
-        sets, runs, cards, star = match.groups()
-        contracts.append(Contract(int(sets or 0), int(runs or 0), int(cards), bool(star)))
+        if not match:
+            raise ValueError(f"schedule: cannot read contract {part!r} (write e.g. 2S/10, 1S2R/12* or 1R[5]1R[=7]/10)")
+        groups, cards, star = match.groups()
+        counts = {"S": 0, "R": 0}
+        lengths: dict[str, list[int]] = {"S": [], "R": []}
+        for count, letter, eq, n in _GROUP_RE.findall(groups):
+            letter = letter.upper()
+            k = int(count)
+            if k < 1 and n:
+                raise ValueError(f"schedule: a length in brackets needs a meld, got {count}{letter} in {part!r}")
+            value = 0 if not n else -int(n) if eq else int(n)
+            counts[letter] += k
+            lengths[letter].extend([value] * k)
+        contracts.append(
+            Contract(
+                counts["S"],
+                counts["R"],
+                int(cards),
+                bool(star),
+                set_lengths=tuple(lengths["S"]) if any(lengths["S"]) else (),
+                run_lengths=tuple(lengths["R"]) if any(lengths["R"]) else (),
+            )
+        )
     return tuple(contracts)
 
 
@@ -106,6 +229,16 @@ VARIANT_OPTIONS: Final = frozenset(
         "down_may_take_discard",
         "swap_must_play",
         "wild_rank_swappable",
+        "runs_same_suit_gap",
+        "progression",
+        # meld variants (issue 16)
+        "run_wild_limit",
+        "set_wild_limit",
+        "run_min_naturals",
+        "wild_rank_place",
+        "wild_rank_natural_sets",
+        "ace",
+        "wrap_around",
     }
 )
 """Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
@@ -161,6 +294,10 @@ class RuleSet:
     """R12: fewest cards in a run."""
     runs_distinct_suits: bool = False
     """R13: the runs of one contract must be of different suits."""
+    runs_same_suit_gap: int | None = None
+    """R13 (issue 16): two runs of one suit in a player's contract must have at least this many
+    ranks between them (0: they may not overlap but may touch; None: off). Judged when the
+    contract is laid down; later lay-offs may close the gap."""
     failed_meld_penalty: int = 0
     """R16: points for abandoning a begun lay-down (0: the engine only lets a player begin a
     lay-down that can be completed)."""
@@ -223,6 +360,12 @@ class RuleSet:
     """R9, R45: times the stock is rebuilt in a deal; the next time it runs out the deal ends
     with everyone scoring their hand (None: unlimited)."""
     turn_limit: int | None = 500
+    progression: Progression = "table"
+    """R41, R48 (issue 16): "table", everyone plays the deal's contract and the game has one deal
+    per contract; "player", each player plays the contract of their own level, moves to the next
+    level after a deal in which they went down, and the game ends after the deal in which someone
+    completes the last level (at the latest after ``PLAYER_DEALS_PER_LEVEL`` deals per level); the
+    most levels completed wins, then the lowest total."""
     """R45: turns after which a deal with no one out ends as a stalemate (None: no limit)."""
     # Scoring hooks (R49): points added to a player's deal score; negative numbers lower it
     going_out_bonus: int = 0
@@ -233,22 +376,64 @@ class RuleSet:
     """R49: added to the deal score of the first player down in the deal."""
     joker_in_meld_points: int = 0
     """R49: added to a player's deal score per wild card in the melds they own at the deal's end."""
+    # ---- Meld variants (issue 16): which melds are legal. Read through melds.py; validated by
+    # _validate_meld_variants, derived values set by _derive_meld_variants.
+    run_wild_limit: RunWildLimit = "spacing"
+    """R19: wild cards in a run: "spacing" (at most one in any 4 consecutive cards), "ratio" (never
+    more wild than natural cards), "half" (at most half the run's cards, rounded down), "none" (any
+    number). Judged when a run is laid and, as ``run_joker_check`` says, when a card is laid off."""
+    set_wild_limit: SetWildLimit = "none"
+    """R18: wild cards in a set: "none" (only ``set_min_naturals`` applies) or "ratio" (never more
+    wild than natural cards; at lay-offs as ``run_joker_check`` says)."""
+    run_min_naturals: int = 1
+    """R17, R19: natural cards a run needs; 0: a run may be all wild cards, declaring what it stands for."""
+    wild_rank_place: WildRankPlace = "wild"
+    """R46, R3: with ``wild_rank``: "wild" (a wild card may stand in the wild rank's own place in a
+    run) or "none" (the wild rank has no place in runs: with deuces wild runs go 3 to ace)."""
+    wild_rank_natural_sets: bool = False
+    """R46, R18: with ``wild_rank``: cards of the wild rank may form a set of their own rank (as
+    natural cards); off, three deuces are three wild cards and no set."""
+    ace: Ace | None = None
+    """R3: "low", "high", "either" (low or high, never both in one run) or "both" (A-2-...-K-A in
+    one run); None: ``ace_high`` decides (True: "either", False: "low")."""
+    wrap_around: bool = False
+    """R3: runs may turn the corner (K-A-2-3); needs the ace "either" or "both"."""
 
     # Derived once per rule set (set in __post_init__), read on hot paths as plain instance
     # attributes (no class attribute of the same name, which would stop attribute specialisation).
     refuses_last_card: ClassVar[bool]
     """R38: ``floating == "refuse"``: the last card may not be melded or laid off."""
+    grouped_contracts: ClassVar[bool]
+    """R13, R48 (issue 16): some contract has lengths of its own (brackets) or ``runs_same_suit_gap``
+    is set: lay-downs take the solver's group search (``game/contracts.py``); False costs nothing."""
     layoff_distinct_suits: ClassVar[bool]
     """R11: must a card laid off on a set differ in suit from its natural cards?
     (``set_distinct_suits`` True; "laydown" binds only the cards laid at going down.) The one home
     of this reading for lay-offs: melds.can_extend_set, the engine's accepted cards and the greedy
     bot's table knowledge ask it."""
+    # derived from the meld variants (issue 16) by _derive_meld_variants
+    ace_rule: ClassVar[str]
+    """R3: the ace rule in effect: ``ace``, or what ``ace_high`` spells ("either" or "low")."""
+    run_low: ClassVar[int]
+    """R3: the lowest value a run may hold (1, or 2 when the ace is high only)."""
+    run_top: ClassVar[int]
+    """R3: the highest value a run may hold without wrapping (14 is the ace high; 13 when low only)."""
+    run_len_max: ClassVar[int]
+    """R3: the most cards a run may hold (13; 14 with the ace "both")."""
+    run_gap: ClassVar[int]
+    """R46: the rank with no place in runs (``wild_rank`` with ``wild_rank_place`` "none"), else 0."""
+    meld_variant: ClassVar[bool]
+    """Any meld variant in effect that the default code paths do not read (the general checks in
+    melds.py and the solver's general search then answer)."""
 
     def __post_init__(self) -> None:
         _validate(self)
+        _derive_meld_variants(self)
         object.__setattr__(self, "_points", (self.joker_points, *self.rank_points))
         object.__setattr__(self, "refuses_last_card", self.floating == "refuse")
         object.__setattr__(self, "layoff_distinct_suits", self.set_distinct_suits is True)
+        grouped = self.runs_same_suit_gap is not None or any(c.grouped for c in self.schedule)
+        object.__setattr__(self, "grouped_contracts", grouped)
 
     # ------------------------------------------------------------------ presets and options
     @classmethod
@@ -337,6 +522,12 @@ class RuleSet:
                 f"dealing {most}; raise option packs (or pack_schedule)"
             )
 
+    @property
+    def max_deals(self) -> int:
+        """R41: the most deals a game lasts (``progression="player"``: ``PLAYER_DEALS_PER_LEVEL`` per
+        level; "table": one per contract)."""
+        return len(self.schedule) * (PLAYER_DEALS_PER_LEVEL if self.progression == "player" else 1)
+
     def points(self, rank: int) -> int:
         """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""
         return self._points[rank]  # type: ignore[attr-defined,no-any-return]
@@ -370,6 +561,8 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             return tuple(pairs)
         if name == "rank_points":
             return tuple(int(v) for v in text.replace(" ", "").split(","))
+        if name in _MELD_CHOICES:
+            return None if name == "ace" and low in ("none", "null", "") else low
         if name in _WORD_VALUES and low == _WORD_VALUES[name]:
             return low
         if "None" in kind and low in ("none", "null", "off", "unlimited", ""):
@@ -388,6 +581,7 @@ def _coerce(name: str, kind: Any, text: str) -> Any:
             "LiverpoolResume",
             "BuyPrecedence",
             "RunJokerCheck",
+            "Progression",
         ):
             return low
     except ValueError:
@@ -404,10 +598,13 @@ _CHOICES: Final = {
     "liverpool_resume": get_args(LiverpoolResume),
     "buy_precedence": get_args(BuyPrecedence),
     "run_joker_check": get_args(RunJokerCheck),
+    "progression": get_args(Progression),
 }
 
 
 def _validate(r: RuleSet) -> None:
+    _validate_meld_variants(r)
+
     def need(ok: bool, option: str, message: str) -> None:
         if not ok:
             raise ValueError(f"{option} {message}")
@@ -462,9 +659,9 @@ def _validate(r: RuleSet) -> None:
     need(r.run_min <= (14 if r.ace_high else 13), "run_min", f"is longer than any run, got {r.run_min}")
     need(r.failed_meld_penalty >= 0, "failed_meld_penalty", f"must be 0 or more, got {r.failed_meld_penalty}")
     need(
-        1 <= r.set_min_naturals <= r.set_min,
+        0 <= r.set_min_naturals <= r.set_min,
         "set_min_naturals",
-        f"must be 1 to set_min, got {r.set_min_naturals}",
+        f"must be 0 to set_min, got {r.set_min_naturals}",
     )
     need(r.buy_penalty >= 0, "buy_penalty", f"must be 0 or more, got {r.buy_penalty}")
     need(r.buy_limit is None or r.buy_limit >= 0, "buy_limit", f"must be None or 0 or more, got {r.buy_limit}")
@@ -477,14 +674,149 @@ def _validate(r: RuleSet) -> None:
     need(r.joker_points >= 0, "joker_points", f"must be 0 or more, got {r.joker_points}")
     need(r.stock_rebuilds is None or r.stock_rebuilds >= 0, "stock_rebuilds", "must be None or 0 or more")
     need(r.turn_limit is None or r.turn_limit >= 1, "turn_limit", "must be None or at least 1")
+    need(
+        r.runs_same_suit_gap is None or 0 <= r.runs_same_suit_gap <= 12,
+        "runs_same_suit_gap",
+        f"must be None (off) or 0-12 ranks, got {r.runs_same_suit_gap}",
+    )
     for name in ("going_out_bonus", "going_out_bonus_if_alone", "first_down_bonus", "joker_in_meld_points"):
         value = getattr(r, name)
         need(type(value) is int, name, f"must be a whole number of points (negative lowers the score), got {value!r}")
-    for contract in r.schedule:
+    top = 14 if r.ace_high else 13
+    for i, contract in enumerate(r.schedule, 1):
+        # R48: lengths in brackets (issue 16)
+        for n in contract.set_lengths:
+            k = abs(n)
+            if not n:
+                continue
+            at = f"deal {i}: a set of {k}"
+            need(k >= r.set_min_naturals, "schedule", f"{at} cannot hold set_min_naturals={r.set_min_naturals}")
+            need(r.set_max is None or k <= r.set_max, "schedule", f"{at} is longer than set_max={r.set_max}")
+            need(not (r.set_distinct_suits and k > 4), "schedule", f"{at} cannot have distinct suits")
+        for n in contract.run_lengths:
+            need(abs(n) <= top, "schedule", f"deal {i}: a run of {abs(n)} is longer than any run (ace_high)")
         if contract.runs > 1 and r.runs_distinct_suits:
             need(contract.runs <= 4, "runs_distinct_suits", f"cannot hold for {contract.runs} runs")
         if contract.sets > 1 and r.sets_distinct_ranks:
             need(contract.sets <= 13, "sets_distinct_ranks", f"cannot hold for {contract.sets} sets")
+
+
+# ---------------------------------------------------------------------- meld variants (issue 16)
+_MELD_CHOICES: Final[dict[str, tuple[Any, ...]]] = {
+    "run_wild_limit": get_args(RunWildLimit),
+    "set_wild_limit": get_args(SetWildLimit),
+    "wild_rank_place": get_args(WildRankPlace),
+    "ace": (*get_args(Ace), None),
+}
+"""The one-word meld variants and their values (None: ``ace`` left to ``ace_high``)."""
+
+
+def _validate_meld_variants(r: RuleSet) -> None:
+    """R3, R17-R19, R46: the meld variants, each refused with a message naming the option."""
+
+    def need(ok: bool, option: str, message: str) -> None:
+        if not ok:
+            raise ValueError(f"{option} {message}")
+
+    for option, choices in _MELD_CHOICES.items():
+        value = getattr(r, option)
+        words = ", ".join(str(c) for c in choices if c is not None)
+        need(value in choices, option, f"must be one of {words}{' or None' if None in choices else ''}, got {value!r}")
+    need(
+        type(r.run_min_naturals) is int and 0 <= r.run_min_naturals <= r.run_min,
+        "run_min_naturals",
+        f"must be 0 to run_min, got {r.run_min_naturals!r}",
+    )
+    ace = r.ace if r.ace is not None else ("either" if r.ace_high else "low")
+    need(
+        not r.wrap_around or ace in ("either", "both"),
+        "wrap_around",
+        f"needs the ace 'either' or 'both' (option ace), got ace {ace!r}",
+    )
+    longest = 14 if ace == "both" else 13
+    gap = r.wild_rank if r.wild_rank is not None and r.wild_rank_place == "none" else 0
+    if gap:
+        if r.wrap_around:
+            longest = 12
+        else:  # the longest stretch of places, from the lowest to the highest, without the gap's
+            longest = stretch = 0
+            for v in range(2 if ace == "high" else 1, (13 if ace == "low" else 14) + 1):
+                stretch = 0 if (v - 1) % 13 + 1 == gap else stretch + 1
+                longest = max(longest, stretch)
+    need(  # (without the new options, the older check of run_min stands alone)
+        type(r.run_min) is not int or r.run_min <= longest or (r.ace is None and not gap and not r.wrap_around),
+        "run_min",
+        f"is longer than any run these options allow ({longest} cards: options ace, wild_rank_place), got {r.run_min}",
+    )
+
+
+def _derive_meld_variants(r: RuleSet) -> None:
+    ace = r.ace if r.ace is not None else ("either" if r.ace_high else "low")
+    gap = r.wild_rank if r.wild_rank is not None and r.wild_rank_place == "none" else 0
+    values = {
+        "ace_rule": ace,
+        "run_low": 2 if ace == "high" else 1,
+        "run_top": 13 if ace == "low" else 14,
+        "run_len_max": 14 if ace == "both" else 13,
+        "run_gap": gap,
+        "meld_variant": (
+            r.run_wild_limit != "spacing"
+            or r.set_wild_limit != "none"
+            or r.run_min_naturals != 1
+            or r.set_min_naturals == 0
+            or bool(gap)
+            or (r.wild_rank is not None and r.wild_rank_natural_sets)
+            or ace in ("high", "both")
+            or r.wrap_around
+        ),
+    }
+    for name, value in values.items():
+        object.__setattr__(r, name, value)
+
+
+def _meld_variant_words(r: RuleSet) -> dict[str, str]:
+    """The describe() sentences the meld variants add, by rule number (empty at the defaults)."""
+    out: dict[str, str] = {}
+    if r.ace is not None or r.wrap_around:
+        ace = {
+            "low": "an ace is low only (A-2-3)",
+            "high": "an ace is high only (Q-K-A)",
+            "either": "an ace is low or high, never both in one run",
+            "both": "an ace is low or high, and both in one run (A-2-...-K-A)",
+        }[r.ace_rule]
+        wrap = "runs may turn the corner (K-A-2-3)" if r.wrap_around else "runs never wrap (K-A-2 is illegal)"
+        out["R3"] = f"Ranks run A-2-...-K-A: {ace}; {wrap}."
+    if r.set_wild_limit == "ratio":
+        out["R18"] = "wild cards never outnumber the natural cards of a set"
+    if r.run_min_naturals != 1:
+        out["R17"] = (
+            "a run may be all wild cards: it then declares the rank and suit it stands for"
+            if r.run_min_naturals == 0
+            else f"a run needs at least {r.run_min_naturals} natural cards"
+        )
+    limit = {
+        "ratio": "Wild cards never outnumber the natural cards of a run",
+        "half": "Wild cards are at most half a run's cards (rounded down)",
+        "none": "A run may hold any number of wild cards",
+    }.get(r.run_wild_limit)
+    if limit and r.run_wild_limit == "none":
+        out["R19"] = limit + f" (it keeps at least {r.run_min_naturals} natural card(s))."
+    elif limit:
+        out["R19"] = limit + (
+            ", checked whenever a run is laid or extended."
+            if r.run_joker_check == "always"
+            else ", checked when the run is first laid."
+        )
+    if r.wild_rank is not None:
+        word = ("joker", "ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")[r.wild_rank]
+        parts = []
+        if r.wild_rank_place == "none":
+            parts.append(f"the {word} has no place in runs (nothing stands for a {word})")
+        if r.wild_rank_natural_sets:
+            parts.append(f"natural {word}s may form a set of {word}s")
+        if parts:
+            out["R46"] = "; ".join(parts)
+    return out
 
 
 PRESETS: Final[dict[str, RuleSet]] = {}
@@ -569,7 +901,12 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         ("R9", "When the stock runs out the discard pile, less its top card, is shuffled into a new stock."),
         (
             "R10",
-            "Contracts: " + "; ".join(f"deal {i}: {c.describe()}" for i, c in enumerate(r.schedule, 1)) + ".",
+            "Contracts: "
+            + "; ".join(
+                f"{'deal' if r.progression == 'table' else 'level'} {i}: {c.describe()}"
+                for i, c in enumerate(r.schedule, 1)
+            )
+            + ".",
         ),
         (
             "R11",
@@ -591,7 +928,16 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + ".",
         ),
         ("R12", f"A run is {r.run_min} or more consecutive cards of one suit."),
-        ("R13", f"Runs of one contract must differ in suit: {_yes(r.runs_distinct_suits)}."),
+        (
+            "R13",
+            f"Runs of one contract must differ in suit: {_yes(r.runs_distinct_suits)}"
+            + (
+                ""
+                if r.runs_same_suit_gap is None or r.runs_distinct_suits
+                else f"; two runs of one suit in a contract have at least {r.runs_same_suit_gap} rank(s) between them"
+            )
+            + ".",
+        ),
         ("R14", "The contract goes down all at once, in one turn, once per deal."),
         (
             "R15",
@@ -713,7 +1059,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         (
             "R41",
             f"{len(r.schedule)} deals; the lowest total wins; ties share the win; every seat is placed "
-            "by its total (1 for the lowest), ties sharing a place.",
+            "by its total (1 for the lowest), ties sharing a place."
+            if r.progression == "table"
+            else f"Levels per player: {len(r.schedule)} levels (the contracts of R10, each with its own cards "
+            "dealt); each player plays their own level's contract and moves to the next after a deal in which "
+            "they went down; the game ends after the deal in which someone completes the last level (at the "
+            f"latest after {r.max_deals} deals); the most levels completed wins, then the lowest total; ties "
+            "share the win and a place.",
         ),
         (
             "R42",
@@ -754,9 +1106,25 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             f"Buy price: {r.buy_penalty} penalty card(s); limit: "
             + ("none." if r.buy_limit is None else f"{r.buy_limit} per deal."),
         ),
-        ("R48", "Deal schedule: " + ",".join(map(str, r.schedule)) + "."),
+        (
+            "R48",
+            "Deal schedule: "
+            + ",".join(map(str, r.schedule))
+            + (
+                " (a length in brackets is the least number of cards of those melds; [=n]: exactly n)."
+                if any(c.grouped for c in r.schedule)
+                else "."
+            ),
+        ),
         ("R49", "Scoring table: see R40" + _bonus_words(r) + "."),
     ]
+    variant = _meld_variant_words(r)  # meld variants (issue 16): R3 and R19 replaced, others added to
+    if variant:
+        replaced = ("R3", "R19")
+        lines = [
+            (n, text if n not in variant else variant[n] if n in replaced else f"{text[:-1]}; {variant[n]}.")
+            for n, text in lines
+        ]
     return lines
 
 

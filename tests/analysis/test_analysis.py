@@ -32,6 +32,7 @@ from liverpool.analysis import (
 )
 from liverpool.bots import get, strong
 from liverpool.cli import main
+from liverpool.describe import describe_action
 from liverpool.driver import play_game
 
 SAMPLES = 16
@@ -263,6 +264,17 @@ def test_review_rates_every_decision_of_the_seat_from_its_own_view(record: dict[
     assert all(d.loss <= costly[-1].loss for d in r.decisions if d not in costly) if costly else True
     data = json.loads(json.dumps(r.to_dict(), allow_nan=False))
     assert data["summary"]["decisions"] == len(r.decisions)
+    # each decision carries what a page shows it with: the hand, the pile's top card, the melds
+    # on the table and the phase then, and both actions in words, all from the seat's view then
+    by_index = {pos.index: pos for pos in positions(record, 0)}
+    for d, row in zip(r.decisions, data["decisions"], strict=True):
+        view = by_index[d.index].view
+        assert row["hand"] == view["hand"] and row["phase"] == view["phase"]
+        assert row["top"] == (view["discard_pile"][-1] if view["discard_pile"] else None)
+        assert row["melds"] == json.loads(json.dumps(view["melds"]))
+        assert row["taken_words"] == describe_action(d.taken, view)
+        assert row["best_words"] == describe_action(d.best, view)
+    assert any(row["melds"] for row in data["decisions"])  # the record goes past a lay-down
     reasons = explain(record, costly)
     assert set(reasons) == {d.index for d in costly} and all(reasons.values())
 

@@ -382,3 +382,13 @@ def test_docs_tables_match_the_layouts() -> None:
     actions, obs = layouts_for(4, RuleSet())
     expected = [(name, a, b) for name, a, b, _ in actions.describe() + obs.describe()]
     assert documented == expected
+
+
+@pytest.mark.parametrize("preset", ["liverpool", "contract"])
+def test_random_game_under_the_contract_options_of_issue_16(preset: str) -> None:
+    """Levels per player (the deal one-hot spans ``RuleSet.max_deals``), lengths per meld and a
+    same-suit gap: masked random play ends and every mapping round-trips."""
+    rules = RuleSet.preset(preset).with_options(
+        schedule="2S/10,1S1R[5]/11", progression="player", runs_same_suit_gap="1", turn_limit="60"
+    )
+    random_game(LiverpoolAEC(players=3, rules=rules), 5, check=check_mapping)

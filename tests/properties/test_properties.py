@@ -54,14 +54,19 @@ def check_melds(game: Game) -> None:
     rules = game.rules
     # R11 "laydown": lay-offs may repeat a suit, so a set on the table is judged without the suits
     set_rules = dataclasses.replace(rules, set_distinct_suits=False) if rules.set_distinct_suits == "laydown" else rules
+    # issue 16: a run of wild cards declares the card its first place stands for (seen in views)
+    declared = {m["id"]: parse_cards(m["declared"])[0].rank for m in game.view(0)["melds"] if "declared" in m}
     for meld in game.melds:
         if meld.kind == "set":
-            assert set_rank(meld.cards, rules) is not None
-            assert is_valid_set(meld.cards, set_rules) or len(meld.cards) > (rules.set_max or 99)
+            # a set of wild cards (set_min_naturals 0) has no rank until a natural card joins it
+            assert set_rank(meld.cards, rules) is not None or rules.set_min_naturals == 0
+            # set_wild_limit: with run_joker_check "initial" lay-offs may pass the limit
+            if rules.run_joker_check == "always" or rules.set_wild_limit == "none":
+                assert is_valid_set(meld.cards, set_rules) or len(meld.cards) > (rules.set_max or 99)
         else:
-            assert run_start(meld.cards, rules) is not None
+            assert run_start(meld.cards, rules, declared.get(meld.id)) is not None
             if rules.run_joker_check == "always":
-                assert is_valid_run(meld.cards, rules), meld
+                assert is_valid_run(meld.cards, rules, declared.get(meld.id)), meld
 
 
 def keys_named(value: object, name: str) -> list[object]:
@@ -168,12 +173,23 @@ def test_random_play_conserves_cards_and_hides_secrets(seed: int, preset: str, p
             "swap_must_play": st.booleans(),
             "wild_rank_swappable": st.booleans(),
             "set_distinct_suits": st.sampled_from([False, True, "laydown"]),
+            # the meld variants (wrap_around needs the ace "either" or "both": see the test)
+            "run_wild_limit": st.sampled_from(["spacing", "ratio", "half", "none"]),
+            "set_wild_limit": st.sampled_from(["none", "ratio"]),
+            "run_min_naturals": st.sampled_from([1, 0]),
+            "set_min_naturals": st.sampled_from([2, 1, 0]),
+            "wild_rank_place": st.sampled_from(["wild", "none"]),
+            "wild_rank_natural_sets": st.booleans(),
+            "ace": st.sampled_from([None, "low", "high", "either", "both"]),
+            "wrap_around": st.booleans(),
         }
     ),
 )
 def test_random_play_under_any_options(seed: int, preset: str, players: int, options: dict[str, object]) -> None:
     """Any house rules, either preset, any table size: random play keeps every invariant, and no
     turn is ever left without a legal action (this found the R20/R26/R34 dead ends of 2026-11-30)."""
+    if options["wrap_around"] and options["ace"] in ("low", "high"):
+        options = {**options, "ace": "both"}
     rules = short_rules(preset, **options)
     game = Game.new(players=players, rules=rules, seed=seed)
     play_random(game, seed)
@@ -242,3 +258,47 @@ def test_illegal_actions_are_refused_and_change_nothing(seed: int, steps: int, p
         else:
             raise AssertionError(f"{candidate} was accepted")
         assert _snapshot(game) == before
+
+
+# issue 16, contracts: lengths per meld in the schedule (R48) and a gap between runs of one suit (R13)
+GROUPED = "2S/10,1S[4]1R/10,1R[5]1R[=4]/11,2S[=3]/10,1S1R[6]/12*"
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    preset=presets,
+    players=st.integers(3, 6),
+    grouped=st.booleans(),
+    gap=st.sampled_from([None, 0, 2]),
+    exact=st.booleans(),
+    floating=st.sampled_from([True, "refuse"]),
+    progression=st.sampled_from(["table", "player"]),
+)
+def test_random_play_under_contract_options(
+    seed: int,
+    preset: str,
+    players: int,
+    grouped: bool,
+    gap: int | None,
+    exact: bool,
+    floating: object,
+    progression: str,
+) -> None:
+    """Random play with the contract options of issue 16 keeps every invariant, never leaves a turn
+    without a legal action, and replays from its record."""
+    rules = dataclasses.replace(
+        short_rules(preset, runs_distinct_suits=False, exact_melds=exact, floating=floating),
+        schedule=parse_schedule(GROUPED if grouped else SHORT),
+        runs_same_suit_gap=gap,
+        progression=progression,  # type: ignore[arg-type]
+    )
+    game = Game.new(players=players, rules=rules, seed=seed)
+    play_random(game, seed)
+    again = Game.from_record(json.loads(json.dumps(game.record())))
+    assert again.record() == game.record() and again.scores == game.scores
+    assert again.winners == game.winners and again.placings == game.placings
+    if progression == "player":
+        levels = game.view(0)["levels"]
+        assert max(levels) > len(rules.schedule) or game.deal == rules.max_deals
+        assert game.winners and all(levels[p] == max(levels) for p in game.winners)

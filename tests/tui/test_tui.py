@@ -371,3 +371,26 @@ def test_a_meld_the_app_builds_names_a_sets_cards_in_card_order(tmp_path: Path) 
     assert list(meld.cards) == sorted(chosen) and list(meld.cards) != chosen
     run = [parse_card(t) for t in ("5H", "JK", "7H", "8H")]
     assert app.new_meld("run", run).cards == tuple(run)
+
+
+def test_levels_per_player_show_the_seats_own_level_and_contract(tmp_path: Path) -> None:
+    """Issue 16, ``progression="player"``: the status line names the seat's level, and the solver's
+    suggestion (key f) lays the seat's own contract, with lengths per meld."""
+    asyncio.run(_levels(tmp_path))
+
+
+async def _levels(tmp_path: Path) -> None:
+    rules = RuleSet().with_options(schedule="2S/10,1S1R[5]/11", progression="player")
+    session = LocalSession.new(players=4, rules=rules, bots="medium", seed=2, name="Ana", data_dir=tmp_path)
+    app = LiverpoolApp(session, delay=0, buy_seconds=1000)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await to_my_play_phase(pilot, app)
+        text = screen_text(app)
+        assert "Deal 1 of 6, your level 1: 2 sets" in text, text
+        game = app.game
+        assert isinstance(game, Game)
+        game.levels = [1, 0, 0, 0]  # as after going down in an earlier deal
+        game._contract_view = None
+        app.refresh_view()
+        await pilot.pause()
+        assert "your level 2: 1 set + 1 run of 5+" in screen_text(app)

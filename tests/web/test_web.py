@@ -56,8 +56,12 @@ def _seeds(purpose: str) -> int:
 def _serve(db: Path, port: int) -> tuple[uvicorn.Server, threading.Thread]:
     """The real server in a thread on 127.0.0.1:port with the SQLite store ``db``."""
     # bots wait 0.05 s before a move of their own turn: at 0 a bot playing for the person
-    # (autoplay) finished the whole game before the page could click "Take my seat back"
-    settings = Settings(database=f"sqlite:///{db}", bot_delay=0.05, buy_window=2.0, seeds=_seeds)
+    # (autoplay) finished the whole game before the page could click "Take my seat back";
+    # hints and reviews with few samples (the analysis' own tests check what they find; here the
+    # page shows them): a hint in a fraction of a second, a one-deal game's review in seconds
+    settings = Settings(
+        database=f"sqlite:///{db}", bot_delay=0.05, buy_window=2.0, seeds=_seeds, hint_samples=8, review_samples=2
+    )
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -227,7 +231,7 @@ def test_quick_play_one_whole_deal_by_clicks(base_url: str, browser: Browser) ->
 
 
 def _started_table_against_a_bot(
-    base_url: str, browser: Browser, schedule: str, name: str
+    base_url: str, browser: Browser, schedule: str, name: str, hints: int | str = 3
 ) -> tuple[str, Page, list[str]]:
     """A started two-seat table (``name`` against an easy bot, ``schedule``), opened in a new
     desktop page with the seat's token in its storage: the table id, the page, its console errors."""
@@ -240,6 +244,7 @@ def _started_table_against_a_bot(
             "options": {"schedule": schedule},
             "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}],
             "name": name,
+            "hints": hints,
         },
     )
     table, token = made["table_id"], made["token"]
@@ -446,3 +451,172 @@ def test_server_restart_shows_the_banner_and_the_table_comes_back(tmp_path: Path
         assert not errors, errors
     finally:
         _stop(server, thread)
+
+
+# ---------------------------------------------------------------------------- hints and reviews
+def _get(base_url: str, path: str) -> Any:
+    with urllib.request.urlopen(f"{base_url}{path}", timeout=120) as res:
+        return json.loads(res.read())
+
+
+def _draw_when_my_turn(page: Page, deadline: float) -> None:
+    """Play on (passing on buys, closing deal screens) until this seat has drawn on its turn."""
+    while not page.locator("#stock.can").count():
+        assert time.monotonic() < deadline, "the seat's turn to draw did not come"
+        if page.locator("#next-deal").count():
+            page.click("#next-deal")
+        elif page.locator("#pass").count() or page.locator(".hand-card.can-discard").count():
+            _play_one_step(page, {"laid": 1, "mid": 1, "buy": 1})
+        else:
+            page.wait_for_timeout(50)
+    version = _version(page)
+    page.click("#stock")
+    _wait_change(page, version)
+    page.wait_for_selector(".hand-card.can-discard")
+
+
+def test_hint_highlights_the_suggested_cards_and_counts_down(base_url: str, browser: Browser) -> None:
+    _, page, errors = _started_table_against_a_bot(base_url, browser, "1S/10,1S/10", "Hu")
+    assert page.inner_text("#hint").endswith("(3 left this deal)")
+    deadline = time.monotonic() + 120
+    for left in (2, 1, 0):
+        _draw_when_my_turn(page, deadline)
+        deal = page.inner_text("#contract")
+        version = _version(page)
+        page.keyboard.press("h")  # the key asks as the button does
+        page.wait_for_selector("#hint-box")
+        assert _version(page) == version and page.inner_text("#contract") == deal  # the same decision
+        text = page.inner_text("#hint-text")
+        hinted = page.locator("#hand .hand-card.hinted").evaluate_all("els => els.map(e => e.dataset.card)")
+        # after the draw every move plays cards of the hand: they are highlighted, and the reason
+        # names them (e.g. "Discard the 8♦, ...")
+        assert hinted, f"no card highlighted for the hint {text!r}"
+        suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+        named = ["JK" if c == "JK" else c[:-1] + suits[c[-1]] for c in hinted]
+        assert any(c in text or (c == "JK" and "joker" in text) for c in named), (text, hinted)
+        label = page.inner_text("#hint")
+        if left:
+            assert label.endswith(f"({left} left this deal)") and page.is_enabled("#hint")
+        else:
+            assert "No hints left this deal" in label and not page.is_enabled("#hint")
+        if left == 2:
+            _shot(page, "hint.png")
+            page.set_viewport_size(PHONE)  # the hint on a phone: the page still fits its width
+            page.wait_for_timeout(300)
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"the hint makes the phone layout scroll sideways ({width}px)"
+            _shot(page, "hint-phone.png")
+            page.set_viewport_size(DESKTOP)
+        # play the suggestion with its button: the highlighted card leaves the hand
+        before = len(_hand(page))
+        page.click("#play-hint")
+        _wait_change(page, version)
+        page.wait_for_function("(n) => document.querySelectorAll('#hand .hand-card').length < n", arg=before)
+        assert not page.locator("#hint-box").count()  # the hint was for that decision only
+    assert not errors, errors
+
+
+def test_no_hint_button_when_hints_are_off_and_no_count_when_unlimited(base_url: str, browser: Browser) -> None:
+    _, page, errors = _started_table_against_a_bot(base_url, browser, "1S/10", "Of", hints="off")
+    page.wait_for_selector("#sort-suit")
+    assert not page.locator("#hint").count()
+    page.keyboard.press("h")  # the key asks for nothing either
+    page.wait_for_timeout(300)
+    assert not page.locator("#hint-box, #server-error").count()
+    page.context.close()
+    _, page, errors2 = _started_table_against_a_bot(base_url, browser, "1S/10", "Un", hints="unlimited")
+    page.wait_for_selector("#hint")
+    assert page.inner_text("#hint") == "Hint (unlimited)"
+    assert not errors and not errors2, errors + errors2
+
+
+def test_review_page_after_the_game_steps_through_the_decisions(base_url: str, browser: Browser) -> None:
+    table, page, errors = _started_table_against_a_bot(base_url, browser, "1S/10", "Re")
+    # a few poor moves first (pairs broken up in a deal whose contract is a set), then a bot plays
+    # the seat to the end of the one-deal game
+    deadline = time.monotonic() + 120
+    for _ in range(3):
+        _draw_when_my_turn(page, deadline)
+        version, hand = _version(page), _hand(page)
+        paired = [c for c in hand if c != "JK" and sum(x[:-1] == c[:-1] for x in hand) >= 2]
+        page.locator(f"#hand .hand-card.can-discard[data-card='{(paired or hand)[0]}']").first.dblclick()
+        _wait_change(page, version)
+    page.click("#autoplay")
+    page.wait_for_selector("#game-end", timeout=60_000)
+    # the review request is held back a while, so the page's waiting state is seen for sure
+    held: list[str] = []
+
+    def slow(route: Any) -> None:
+        held.append(route.request.url)
+        page.wait_for_timeout(1500)
+        route.continue_()
+
+    page.route("**/api/tables/*/review/*", slow)
+    page.click("#review-game")
+    page.wait_for_selector("#review-wait")
+    assert "rating every decision" in page.inner_text("#review-wait")
+    page.wait_for_function("() => /Waiting for [1-9]/.test(document.querySelector('#review-wait').innerText)")
+    _shot(page, "review-waiting.png")
+    page.wait_for_selector("#review-decision", timeout=120_000)
+    assert held and held[0].endswith(f"/api/tables/{table}/review/0")
+    assert f"review={table}" in page.url and "seat=0" in page.url
+    data = _get(base_url, f"/api/tables/{table}/review/0")
+    assert data["cached"]  # the page's request made it; this one reads it from the store
+    decisions = data["review"]["decisions"]
+    total = len(decisions)
+    assert total >= 3
+    summary = page.inner_text("#review-summary")
+    for verdict, n in data["review"]["summary"]["by_verdict"].items():
+        assert f"{verdict.capitalize()} {n}" in summary
+
+    def shown(k: int) -> None:
+        """The page shows decision k of the review: its place, verdict, move and hand."""
+        d = decisions[k]
+        assert page.inner_text("#review-pos") == f"Decision {k + 1} of {total}"
+        assert page.get_attribute(".review-page", "data-decision") == str(d["index"])
+        head = page.inner_text("#review-decision h2")
+        assert f"Deal {d['deal']}, turn {d['turn']}" in head and d["verdict"].capitalize() in head
+        assert page.inner_text("#review-taken") == d["taken_words"]
+        assert page.inner_text("#review-loss") == f"{d['loss']:.1f}"
+        cards = page.locator("#review-hand .review-card").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert sorted(cards) == sorted(d["hand"])
+
+    shown(0)
+    assert page.is_disabled("#review-prev")
+    page.click("#review-next")
+    shown(1)
+    page.keyboard.press("ArrowRight")
+    shown(2)
+    page.keyboard.press("ArrowLeft")
+    shown(1)
+    # a decision where a better move was found: it is named and shown on the cards
+    k = next(
+        i
+        for i, d in enumerate(decisions)
+        if d["taken"] != d["best"] and d["best"]["type"] in {"discard", "draw_stock", "draw_discard", "meld", "lay_off"}
+    )
+    for _ in range(k - 1):
+        page.keyboard.press("ArrowRight")
+    shown(k)
+    d = decisions[k]
+    assert page.inner_text("#review-best") == d["best_words"]
+    assert page.locator("#review-decision .better").count() >= 1
+    if d["best"]["type"] in {"discard", "meld", "lay_off"}:
+        better = page.locator("#review-hand .review-card.better").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert set(better) <= set(d["best"].get("cards") or [d["best"].get("card")]) and better
+    _shot(page, "review.png")
+    # the filter steps through the costly decisions only
+    page.select_option("#review-filter", "bad")
+    bad = [d for d in decisions if d["verdict"] in {"mistake", "blunder"}]
+    if bad:
+        assert page.inner_text("#review-pos") == f"Decision 1 of {len(bad)}"
+        assert page.get_attribute(".review-page", "data-decision") == str(bad[0]["index"])
+    # on a phone the page fits the screen's width (shown: the first decision that lost points)
+    costly = [d for d in decisions if d["verdict"] in {"inaccuracy", "mistake", "blunder"}]
+    page.select_option("#review-filter", "costly" if costly else "all")
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the review page scrolls sideways on a phone ({width}px)"
+    _shot(page, "review-phone.png")
+    assert not errors, errors

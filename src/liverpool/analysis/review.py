@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..actions import Action, action_from_dict
+from ..describe import describe_action
 from ..game import Game, IllegalAction
 from .evaluate import Budget, Evaluation, evaluate, number
 from .hint import reason
@@ -76,7 +77,10 @@ class Position:
 
 @dataclass(frozen=True)
 class Decision:
-    """One rated decision."""
+    """One rated decision, with what a page needs to show it on the cards: the seat's hand then,
+    the card on top of the discard pile (``top``), the melds on the table, the phase, and the
+    action taken and the best one in plain words (:func:`liverpool.describe.describe_action` with
+    the seat's view then)."""
 
     index: int
     deal: int
@@ -88,6 +92,11 @@ class Decision:
     loss_se: float
     verdict: str
     evaluation: Evaluation
+    top: str | None = None
+    melds: list[dict[str, Any]] = field(default_factory=list)
+    phase: str = ""
+    taken_words: str = ""
+    best_words: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         taken = self.evaluation.find(self.taken)
@@ -97,10 +106,15 @@ class Decision:
             "deal": self.deal,
             "turn": self.turn,
             "hand": self.hand,
+            "phase": self.phase,
+            "top": self.top,
+            "melds": self.melds,
             "taken": self.taken.to_dict(),
             "taken_text": str(self.taken),
+            "taken_words": self.taken_words,
             "best": self.best.to_dict(),
             "best_text": str(self.best),
+            "best_words": self.best_words,
             "loss": round(self.loss, 3),
             "loss_se": number(self.loss_se),
             "verdict": self.verdict,
@@ -207,6 +221,7 @@ def rate(pos: Position, budget: Budget | int | None = None) -> Decision:
     ev = evaluate(pos.view, pos.legal, budget.for_decision(pos.index), include=[pos.taken])
     loss, se = ev.loss(pos.taken)
     best = ev.best.action
+    pile = pos.view["discard_pile"]
     return Decision(
         index=pos.index,
         deal=pos.deal,
@@ -218,6 +233,11 @@ def rate(pos: Position, budget: Budget | int | None = None) -> Decision:
         loss_se=se,
         verdict=verdict(loss),
         evaluation=ev,
+        top=str(pile[-1]) if pile else None,
+        melds=[dict(m) for m in pos.view["melds"]],
+        phase=str(pos.view["phase"]),
+        taken_words=describe_action(pos.taken, pos.view),
+        best_words=describe_action(best, pos.view),
     )
 
 

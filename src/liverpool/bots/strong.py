@@ -365,13 +365,10 @@ def _draw_phase(game: Game) -> None:
             return
         for step in range(1, n):
             q = (p + step) % n
-            if q == game.discarder or q in game.passed or q in game.buy_requests:
-                continue
             if game.down[q] or not (s.is_wild(top) or related(s, top, game.hands[q])):
                 continue
-            buy = Buy(q)
-            if game.can_apply(buy) and wants_card(Snapshot.from_game(game, q), top, buying=True):
-                _apply(game, buy)
+            if game.may_buy(q) and wants_card(Snapshot.from_game(game, q), top, buying=True):  # the engine's rule
+                _apply(game, Buy(q))
                 break
         _apply(game, DrawStock(p))
         return
@@ -407,13 +404,13 @@ def _go_down(game: Game, s: Snapshot) -> bool:
             rest = list(s.hand)
             rest.remove(swap.card)
             rest.append(game._melds[swap.meld].cards[swap.index])
-            if can_complete(rest, s.sets, s.runs, rules, whole_hand=s.whole):
+            if can_complete(rest, s.sets, s.runs, rules, whole_hand=s.whole, left=s.left):
                 _apply(game, swap)
                 d = 0
                 break
-    if d > 0 or not can_complete(s.hand, s.sets, s.runs, rules, whole_hand=s.whole):
+    if d > 0 or not can_complete(s.hand, s.sets, s.runs, rules, whole_hand=s.whole, left=s.left):
         return True
-    plan = solve(s.hand, s.sets, s.runs, rules, whole_hand=s.whole)
+    plan = solve(s.hand, s.sets, s.runs, rules, whole_hand=s.whole, left=s.left)
     if plan is None:  # pragma: no cover - can_complete said yes
         raise _StuckError
     for i, cards in enumerate(plan):
@@ -571,6 +568,8 @@ def _expected_points(game: Game) -> list[float]:
             rows.append(0)
             levels.append(3 if len(hand) <= 2 else 2)
             continue
+        if game.levels is not None:  # issue 16: each seat plays its own level's contract
+            c = game.contract_of(p)
         deficit = max(0, min(analyse(t, hand, c.sets, c.runs, c.whole_hand)[0], last))
         base.append(_interpolate(EXPECTED_POINTS[deficit], points))
         rows.append(deficit + 1)

@@ -30,6 +30,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         review_samples=args.review_samples,
         review_max_samples=max(64, args.review_samples),
         review_workers=args.review_workers,
+        review_jobs=args.review_jobs,
     )
     app = create_app(settings)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
@@ -83,6 +84,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--review-workers", type=_positive, default=1, help="worker processes computing game reviews (default 1)"
+    )
+    p.add_argument(
+        "--review-jobs", type=_positive, default=2, help="processes one game review is split over (default 2)"
     )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(func=_cmd_serve)

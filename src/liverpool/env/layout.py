@@ -195,7 +195,7 @@ def layouts_for(players: int, rules: RuleSet) -> tuple[ActionLayout, ObsLayout]:
         players=players,
         meld_slots=slots,
         max_pile_depth=max(1, rules.deck_size(players) - 1),
-        run_slots=14 if rules.ace_high else 13,
+        run_slots=rules.run_top,
     )
-    obs = ObsLayout(players=players, meld_slots=slots, deals=len(rules.schedule))
+    obs = ObsLayout(players=players, meld_slots=slots, deals=rules.max_deals)  # issue 16: more with levels
     return actions, obs

@@ -25,6 +25,7 @@ from __future__ import annotations
 from ..errors import IllegalAction, MalformedAction, StaleAction
 from . import common as _common
 from .common import DRAW, LIVERPOOL_DISCARD, OVER, PLAY, RECORD_FORMAT, RECORD_FORMAT_1, TableMeld
+from .queries import layoff_targets
 from .views import _Views
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "MalformedAction",
     "StaleAction",
     "TableMeld",
+    "layoff_targets",
 ]
 
 # Private parts that tests and ``positions.py`` reach through ``liverpool.game`` (no public API).

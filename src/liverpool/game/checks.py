@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -23,7 +24,7 @@ from ..actions import (
     Unswap,
     check_action,
 )
-from ..cards import Card, format_cards
+from ..cards import SUITS, Card, format_cards
 from ..errors import IllegalAction, MalformedAction, StaleAction
 from ..events import FrozenDict, FrozenList
 from ..melds import (
@@ -31,20 +32,24 @@ from ..melds import (
     can_extend_set,
     is_valid_run,
     is_valid_set,
+    run_starts,
     set_rank,
+    value_rank,
 )
-from ..solver import can_complete
+from ..solver import Left, can_complete, group_rules, left_after
 from .common import (
     DOWN_DRAWS_STOCK,
     DRAW,
     LIVERPOOL_DISCARD,
     OVER,
+    _declared,
     _has_cards,
     _is_run,
     _remove_cards,
     _run_suit,
     _shared,
 )
+from .contracts import staged_left
 from .moves import _Moves
 
 
@@ -61,6 +66,7 @@ class _Checks(_Moves):
         check_completion: bool,
         witness: list[list[Card]] | None = None,
         counts: tuple[int, int, frozenset[int], frozenset[str]] | None = None,
+        declared: Card | None = None,
     ) -> str | None:
         rules, contract = self.rules, self.contract
         if self.down[p]:
@@ -69,7 +75,13 @@ class _Checks(_Moves):
             return "you took back a lay-down this turn (R16); try again next turn"
         if kind not in ("set", "run"):
             return f"a meld is a 'set' or a 'run', not {kind!r}"
+        if declared is not None and kind != "run":
+            return "only a run of wild cards declares a natural card it stands for (R17, run_min_naturals 0)"
         sets, runs, ranks, suits = counts if counts is not None else self._pending_counts()
+        # issue 16: lengths per meld (R48) or a same-suit gap (R13); None for every other contract
+        left = staged_left(self, contract) if rules.grouped_contracts else None
+        if left is not None:  # the meld's validity but for its length, which its group judges below
+            rules = group_rules(rules, kind, max(2, rules.set_min_naturals) if kind == "set" else 2)
         if kind == "set":
             if sets >= contract.sets:
                 return f"this deal's contract ({contract.describe()}) has no more sets to lay"
@@ -81,12 +93,22 @@ class _Checks(_Moves):
         else:
             if runs >= contract.runs:
                 return f"this deal's contract ({contract.describe()}) has no more runs to lay"
-            if not is_valid_run(cards, rules):
+            wild_run = all(rules.is_wild(c.rank) for c in cards)
+            if declared is not None and (rules.run_min_naturals or not wild_run or rules.is_wild(declared.rank)):
+                return "only a run of wild cards declares a natural card it stands for (R17, run_min_naturals 0)"
+            if wild_run and declared is None and rules.run_min_naturals == 0:
+                return "a run of wild cards must declare the card its first place stands for (R17)"
+            if not is_valid_run(cards, rules, declared and declared.rank):
                 return f"{format_cards(cards)} is not a valid run in table order (R3, R12, R19)"
-            suit = next(c.suit for c in cards if not rules.is_wild(c.rank))
+            suit = declared.suit if declared is not None else next(c.suit for c in cards if not rules.is_wild(c.rank))
             if rules.runs_distinct_suits and suit in suits:
                 return "the runs of one contract must differ in suit (R13)"
-        if rules.exact_melds and not contract.whole_hand:
+        if left is not None:
+            left = left_after(left, kind, cards, self.rules) if isinstance(left, Left) else left
+            if isinstance(left, str):
+                return left
+            rules = self.rules
+        elif rules.exact_melds and not contract.whole_hand:
             need = rules.set_min if kind == "set" else rules.run_min
             if len(cards) != need:
                 return f"melds laid at going down must have exactly {need} cards (R42)"
@@ -103,11 +125,53 @@ class _Checks(_Moves):
             else:
                 runs += 1
                 suits = suits | {suit}
-            if not self._completes(hand, kind, cards, must, witness, (sets, runs, ranks, suits)):
+            if left is not None:
+                rest = hand.copy()
+                _remove_cards(rest, cards)
+                done = can_complete(
+                    rest,
+                    0,
+                    0,
+                    rules,
+                    whole_hand=contract.whole_hand,
+                    must_use=must,
+                    used_set_ranks=ranks,
+                    used_run_suits=suits,
+                    left=left,
+                )
+            else:
+                done = self._completes(hand, kind, cards, must, witness, (sets, runs, ranks, suits))
+            if not done:
                 what = "every card of your hand" if contract.whole_hand else "the rest of the contract"
                 extra = f" with {must} in it" if must is not None else ""
                 return f"after this meld you could not lay {what}{extra} this turn"
         return None
+
+    def _wild_runs(self, p: int, check: bool, counts: tuple[int, int, frozenset[int], frozenset[str]]) -> list[Meld]:
+        """R17 with ``run_min_naturals`` 0: the runs of wild cards only that player ``p`` may lay,
+        each with every declaration (suit and first place) :meth:`_meld_problem` allows; runs of
+        the least length (any length up to the wild cards held in a whole-hand deal)."""
+        rules = self.rules
+        hand = self.hands[p]
+        wilds = sorted((c for c in hand if rules.is_wild(c.rank)), key=lambda c: (-rules.points(c.rank), c.code))
+        low = rules.run_min
+        high = len(wilds) if self.contract.whole_hand and not rules.exact_melds else low
+        out: list[Meld] = []
+        seen: set[tuple[Card, ...]] = set()
+        for n in range(low, min(high, len(wilds)) + 1):
+            for chosen in itertools.combinations(wilds, n):
+                if chosen in seen:
+                    continue
+                seen.add(chosen)
+                for suit in SUITS:
+                    for start in run_starts(n, rules):
+                        rank = value_rank(start)
+                        if rules.is_wild(rank):
+                            continue  # the first place of a deuce: nothing natural to declare
+                        declared = Card(rank, suit)
+                        if self._meld_problem(p, "run", chosen, check, None, counts, declared) is None:
+                            out.append(Meld(p, "run", chosen, declared))
+        return out
 
     def _completes(
         self,
@@ -265,7 +329,7 @@ class _Checks(_Moves):
         if isinstance(a, Discard):
             return self._discard_problem(p, a.card)
         if isinstance(a, Meld):
-            return self._meld_problem(p, a.kind, a.cards, True)
+            return self._meld_problem(p, a.kind, a.cards, True, declared=a.declared)
         if isinstance(a, LayOff):
             if not self.down[p]:
                 return "lay down your contract before laying off (R24)"
@@ -280,10 +344,11 @@ class _Checks(_Moves):
             if not 0 <= a.meld < len(self._melds):
                 return f"there is no meld {a.meld}"
             m = self._melds[a.meld]
+            declared = _declared(m.cards)  # a run of wild cards names its suit (issue 16)
             ok = (
                 can_extend_set(m.cards, a.card, rules)
                 if m.kind == "set"
-                else can_extend_run(m.cards, m.start, a.card, a.high, rules)
+                else can_extend_run(m.cards, m.start, a.card, a.high, rules, declared.suit if declared else "")
             )
             if not ok:
                 return f"{a.card} does not fit meld {a.meld} ({format_cards(m.cards)})"

@@ -107,6 +107,30 @@ class TableMeld:
         return {"id": self.id, "owner": self.owner, "kind": self.kind, "cards": [str(c) for c in self.cards]}
 
 
+class _Declared(list[Card]):
+    """The cards of a run of wild cards only (``run_min_naturals`` 0, R17), staged or on the table,
+    with ``declared``: the natural card its first place stands for (so its suit and ranks). A
+    slice or copy is declared the same; list operations (lay-offs) keep the declaration."""
+
+    __slots__ = ("declared",)
+
+    def __init__(self, cards: Iterable[Card], declared: Card) -> None:
+        super().__init__(cards)
+        self.declared = declared
+
+    def __getitem__(self, index: Any) -> Any:
+        got = super().__getitem__(index)
+        return _Declared(got, self.declared) if isinstance(index, slice) else got
+
+    def copy(self) -> _Declared:
+        return _Declared(self, self.declared)
+
+
+def _declared(cards: Sequence[Card]) -> Card | None:
+    """What a run of wild cards was declared to stand for (:class:`_Declared`), else None."""
+    return cards.declared if type(cards) is _Declared else None
+
+
 class _Meld:
     """Mutable meld inside the engine. ``start`` is a run's first value (1-14)."""
 
@@ -145,6 +169,8 @@ class _Meld:
                 "start": self.start,
                 "cards": card_names(self.cards),
             }
+            if type(self.cards) is _Declared:  # issue 16: a run of wild cards shows what it stands for
+                cached["declared"] = str(self.cards.declared)
         out = cached.copy()
         out["cards"] = out["cards"].copy()
         return out
@@ -163,7 +189,7 @@ _NESTED: Final[dict[str, tuple[str, ...]]] = {
 
 def _fresh_rules(rules: dict[str, Any]) -> dict[str, Any]:
     out = rules.copy()
-    out["pack_schedule"] = [list(pair) for pair in out["pack_schedule"]]
+    out["pack_schedule"] = list(map(list, out["pack_schedule"]))
     out["rank_points"] = list(out["rank_points"])
     return out
 
@@ -180,7 +206,9 @@ def _is_run(cards: Sequence[Card], rules: RuleSet) -> bool:
 
 
 def _run_suit(cards: Sequence[Card], rules: RuleSet) -> str:
-    return next(c.suit for c in cards if not rules.is_wild(c.rank))
+    if type(cards) is _Declared:
+        return cards.declared.suit
+    return next((c.suit for c in cards if not rules.is_wild(c.rank)), "")
 
 
 class _SeatActions:

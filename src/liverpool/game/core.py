@@ -58,6 +58,7 @@ class _Core:
         "fresh",
         "hands",
         "knocked",
+        "levels",
         "must_meld",
         "n",
         "passed",
@@ -94,6 +95,7 @@ class _Core:
     down_turn: list[int]
     buys_used: list[int]
     knocked: list[bool]
+    levels: list[int] | None  # issue 16, progression="player": each seat's level (0-based); None: "table"
     rebuilds: int
     deal_events_start: int
     discarder: int | None
@@ -147,6 +149,7 @@ class _Core:
         self._rules_dict = rules.to_dict()
         self._contract_view = None
         self._pile_view = ([], [])
+        self.levels = [0] * players if rules.progression == "player" else None  # issue 16
         self.n = players
         self.seed = seed
         self.actions = []
@@ -189,7 +192,8 @@ class _Core:
         self.deal_index += 1
         if self.deal_index > 0:
             self.dealer = (self.dealer + 1) % n
-        contract = rules.schedule[self.deal_index]
+        levels = self.levels  # issue 16, progression="player": each seat is dealt its level's cards
+        sizes = [rules.schedule[self.deal_index if levels is None else levels[p]].cards for p in range(n)]
         deck = full_deck(rules.packs_for(n), rules.jokers_per_pack)
         self._rng(f"deal{self.deal_index}").shuffle(deck)
         self._deck_size = len(deck)
@@ -203,8 +207,12 @@ class _Core:
         self.turn = 1
         # the view's history starts with the previous deal's result (or the cut for dealer)
         self.deal_events_start = len(self.events) - 1 if self.deal_index else 0
-        dealt = contract.cards * n + (1 if rules.upcard else 0)
-        self._event("deal", number=self.deal_index + 1, dealer=self.dealer, contract=contract.describe())
+        dealt = sum(sizes) + (1 if rules.upcard else 0)
+        if levels is None:
+            text = rules.schedule[self.deal_index].describe()
+        else:
+            text = "each player's own level (" + ", ".join(str(v + 1) for v in levels) + ")"
+        self._event("deal", number=self.deal_index + 1, dealer=self.dealer, contract=text)
         if rules.cut_bonus:
             cutter = (self.dealer - 1) % n
             cut = self._rng(f"cutbonus{self.deal_index}").randint(1, len(deck) - 1)
@@ -212,9 +220,11 @@ class _Core:
             if cut == dealt:
                 self._scores[cutter] -= rules.cut_bonus
                 self._event("cut_bonus", player=cutter, points=-rules.cut_bonus)
-        for _ in range(contract.cards):
+        for k in range(max(sizes)):
             for j in range(1, n + 1):
-                self.hands[(self.dealer + j) % n].append(deck.pop())
+                q = (self.dealer + j) % n
+                if k < sizes[q]:
+                    self.hands[q].append(deck.pop())
         self.discard = [deck.pop()] if rules.upcard else []
         self.stock = deck
         self.current = (self.dealer + 1) % n
@@ -255,8 +265,19 @@ class _Core:
 
     @property
     def contract(self) -> Contract:
-        """This deal's contract."""
-        return self.rules.schedule[self.deal_index]
+        """This deal's contract (``progression="player"``: the current player's level's)."""
+        levels = self.levels
+        if levels is None:
+            return self.rules.schedule[self.deal_index]
+        return self.rules.schedule[min(levels[self.current], len(self.rules.schedule) - 1)]
+
+    def contract_of(self, player: int) -> Contract:
+        """The contract ``player`` plays this deal (R10; issue 16: their level's with
+        ``progression="player"``)."""
+        levels = self.levels
+        if levels is None:
+            return self.rules.schedule[self.deal_index]
+        return self.rules.schedule[min(levels[player], len(self.rules.schedule) - 1)]
 
     @property
     def is_over(self) -> bool:
@@ -270,16 +291,26 @@ class _Core:
 
     @property
     def winners(self) -> list[int]:
-        """R41: the players with the lowest total (ties share); meaningful once over."""
+        """R41: the players with the lowest total (ties share); meaningful once over. With
+        ``progression="player"`` the most levels completed first, then the lowest total."""
+        if self.levels is not None:
+            keys = self._standing()
+            return [p for p, k in enumerate(keys) if k == min(keys)]
         low = min(self._scores)
         return [p for p, s in enumerate(self._scores) if s == low]
 
     @property
     def placings(self) -> list[int]:
         """R41: every seat's place, 1 for the lowest total; ties share a place and the places
-        after them are skipped (totals 10, 10, 30, 40 give 1, 1, 3, 4). Meaningful once over."""
-        totals = self._scores
+        after them are skipped (totals 10, 10, 30, 40 give 1, 1, 3, 4). Meaningful once over.
+        With ``progression="player"`` by the most levels completed, then the lowest total."""
+        totals: list[Any] = self._scores if self.levels is None else self._standing()
         return [1 + sum(1 for t in totals if t < s) for s in totals]
+
+    def _standing(self) -> list[tuple[int, int]]:
+        """``progression="player"``: each seat's (minus the levels completed, total), best lowest."""
+        assert self.levels is not None
+        return [(-level, total) for level, total in zip(self.levels, self._scores, strict=True)]
 
     @property
     def melds(self) -> list[TableMeld]:
@@ -327,6 +358,7 @@ class _Core:
         g.phase = self.phase
         g.dealer = self.dealer
         g.deal_index = self.deal_index
+        g.levels = None if self.levels is None else self.levels[:]
         g.current = self.current
         g.turn = self.turn
         g.hands = [h[:] for h in self.hands]
@@ -462,7 +494,17 @@ class _Core:
             scores=self._scores[:],
         )
         self.pending = []
-        if self.deal_index + 1 >= len(rules.schedule):
+        levels = self.levels
+        if levels is not None:  # issue 16: a player who went down with their level's contract moves on
+            for p in range(self.n):
+                if self.down[p]:
+                    levels[p] += 1
+                    self._event("level", player=p, level=levels[p] + 1, completed=levels[p])
+        if (
+            self.deal_index + 1 >= len(rules.schedule)
+            if levels is None
+            else max(levels) >= len(rules.schedule) or self.deal_index + 1 >= rules.max_deals
+        ):
             self.phase = OVER
             self._event("game_over", scores=self._scores[:], winners=self.winners)
             return

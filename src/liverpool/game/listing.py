@@ -14,7 +14,7 @@ from ..cards import Card
 from ..melds import (
     set_rank,
 )
-from ..solver import RestChecker, _solve, candidate_melds, solve
+from ..solver import Left, RestChecker, _solve, candidate_melds, solve
 from .checks import _Checks
 from .common import (
     _KINDS,
@@ -25,6 +25,7 @@ from .common import (
     _run_suit,
     _Witness,
 )
+from .contracts import grouped_melds, staged_left
 
 
 class _Listing(_Checks):
@@ -67,22 +68,12 @@ class _Listing(_Checks):
             call_open = self.call_open and top is not None
             if call_open and self._call_problem(p) is None:
                 out.append(seats[p].calls[top])  # type: ignore[index]
-            # _buy_problem, its checks common to every seat first
-            can_buy = rules.buying and self.fresh and self._available_stock(keep_top=2) >= rules.buy_penalty + 1
-            discarder = self.discarder
-            requests = self.buy_requests
-            limit = rules.buy_limit
+            buy_open = self._buy_window_open()  # who may buy: _buy_problem's parts (may_buy)
             passed = self.passed
             for q in range(self.n):
                 if q == p or q in passed:
                     continue
-                buy = (
-                    can_buy
-                    and q != discarder
-                    and q not in requests
-                    and (limit is None or self.buys_used[q] < limit)
-                    and (rules.down_may_buy or not self.down[q])
-                )
+                buy = buy_open and self._buyer_problem(q) is None
                 call = call_open and self._call_problem(q) is None
                 if buy:
                     out.append(seats[q].buys[top])  # type: ignore[index]
@@ -130,6 +121,10 @@ class _Listing(_Checks):
 
     def _legal_melds(self, p: int) -> list[Action]:
         rules, contract = self.rules, self.contract
+        if rules.grouped_contracts:  # issue 16 (game/contracts.py)
+            left = staged_left(self, contract)
+            if left is not None:  # None: this deal's contract has neither (the usual path below)
+                return grouped_melds(self, p, contract, left) if isinstance(left, Left) else []
         hand = self.hands[p]
         counts = self._pending_counts()
         sets, runs, ranks, suits = counts
@@ -216,5 +211,7 @@ class _Listing(_Checks):
                 # the completion itself shows that the rest of the contract can follow
                 if self._meld_problem(p, kind, cards, check, best, counts) is None:
                     out.append(Meld(p, kind, listed_cards))
+        if rules.run_min_naturals == 0 and left_runs > 0:  # issue 16: runs of wild cards, each declaration
+            out.extend(self._wild_runs(p, check, counts))
         # a set's cards are listed in card order (one action per set: see _canonical_sets)
         return out

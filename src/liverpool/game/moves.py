@@ -25,6 +25,8 @@ from ..melds import (
 from .common import (
     LIVERPOOL_DISCARD,
     PLAY,
+    _Declared,
+    _declared,
     _Meld,
     _remove_cards,
 )
@@ -97,8 +99,12 @@ class _Moves(_Queries):
             self._do_call(p)
         elif isinstance(a, Meld):
             _remove_cards(hand, a.cards)
-            self.pending.append((a.kind, list(a.cards)))
-            self._event("meld", player=p, kind=a.kind, cards=[str(c) for c in a.cards])
+            if a.declared is None:
+                self.pending.append((a.kind, list(a.cards)))
+                self._event("meld", player=p, kind=a.kind, cards=[str(c) for c in a.cards])
+            else:  # issue 16: a run of wild cards, declared
+                self.pending.append((a.kind, _Declared(a.cards, a.declared)))
+                self._event("meld", player=p, kind=a.kind, cards=[str(c) for c in a.cards], declared=str(a.declared))
             sets, runs, _, _ = self._pending_counts()
             c = self.contract
             if sets == c.sets and runs == c.runs and (not c.whole_hand or not hand):
@@ -216,7 +222,8 @@ class _Moves(_Queries):
     def _go_down(self, p: int) -> None:
         """R14: the staged melds become the player's contract on the table."""
         for kind, cards in self.pending:
-            start = run_start(cards, self.rules) if kind == "run" else 0
+            declared = _declared(cards)
+            start = run_start(cards, self.rules, declared and declared.rank) if kind == "run" else 0
             self._melds.append(_Meld(len(self._melds), p, kind, cards, start or 0))
         self.pending = []
         self.must_meld = None

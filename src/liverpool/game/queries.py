@@ -4,21 +4,29 @@ allowed, who may buy or call, joker swaps)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..actions import (
     SwapJoker,
 )
 from ..cards import SUITS, Card
 from ..melds import (
     is_valid_run,
+    meld_accepts,
     set_rank,
+    value_rank,
 )
-from ..solver import can_complete
+from ..rules import RuleSet
+from ..solver import can_complete, contract_left
 from .common import (
     DOWN_DRAWS_STOCK,
     DRAW,
     LIVERPOOL_DISCARD,
+    OVER,
     PLAY,
+    _declared,
     _Meld,
+    _run_suit,
 )
 from .core import _Core
 
@@ -44,7 +52,7 @@ class _Queries(_Core):
             return m.spots
         rules = self.rules
         spots: list[tuple[int, int, Card]] = []
-        if m.kind == "run":
+        if m.kind == "run" and (not rules.meld_variant or _run_suit(m.cards, rules)):  # an undeclared wild run: none
             for i, c in enumerate(m.cards):
                 if rules.swappable_wild(c.rank):
                     natural = self._stands_for(m, i)
@@ -58,42 +66,10 @@ class _Queries(_Core):
         the run's suit, the rank of its value; 14 is the ace high). The one home of this rule: the
         swaps listed, verified and offered to the bots (:meth:`swap_actions`) all ask it."""
         rules = self.rules
-        suit = next(c.suit for c in m.cards if not rules.is_wild(c.rank))
-        value = m.start + index
-        return Card(1 if value == 14 else value, suit)
+        return Card(value_rank(m.start + index), _run_suit(m.cards, rules))
 
     def _compute_accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
-        rules = self.rules
-        wild = rules.wild_rank
-        out: list[tuple[Card | None, bool]] = []
-        if m.kind == "set":
-            if rules.set_max is not None and len(m.cards) >= rules.set_max:
-                return out
-            rank = set_rank(m.cards, rules)
-            if rank is None:  # pragma: no cover - a set always holds naturals (R18)
-                return out
-            taken = {c.suit for c in m.cards if c.rank not in (0, wild)} if rules.layoff_distinct_suits else set()
-            if rank != wild:
-                out.extend((Card(rank, suit), True) for suit in SUITS if suit not in taken)
-            out.append((None, True))
-            return out
-        suit = next(c.suit for c in m.cards if c.rank not in (0, wild))
-        if len(m.cards) >= 13:  # R3: an ace is never both low and high in one run
-            return out
-        low, high = m.start - 1, m.start + len(m.cards)
-        check = rules.run_joker_check == "always"
-        if low >= 1:
-            if low != wild:
-                out.append((Card(low, suit), False))
-            if not check or not any(c.rank in (0, wild) for c in m.cards[:3]):
-                out.append((None, False))
-        if high <= (14 if rules.ace_high else 13):
-            rank = 1 if high == 14 else high
-            if rank != wild:
-                out.append((Card(rank, suit), True))
-            if not check or not any(c.rank in (0, wild) for c in m.cards[-3:]):
-                out.append((None, True))
-        return out
+        return layoff_targets(m.kind, m.cards, m.start, self.rules)
 
     def is_playable_discard(self, player: int, card: Card) -> bool:
         """R32: is ``card``, discarded by ``player``, a playable discard (callable, R33/R34, or
@@ -155,6 +131,11 @@ class _Queries(_Core):
     def may_call(self, player: int) -> bool:
         """R33/R34: may ``player`` call the top discard now (the one home of who may call)?"""
         return self.phase == DRAW and player not in self.passed and self._call_problem(player) is None
+
+    def may_buy(self, player: int) -> bool:
+        """R27-R31, R44: may ``player`` ask to buy the top discard now (who has not passed on it)?
+        The one home of who may buy: the listing, verification and the bots' playouts ask it."""
+        return self.phase != OVER and player not in self.passed and self._buy_problem(player) is None
 
     def may_lay_off(self, player: int) -> bool:
         """R24, R43: is ``player`` down and allowed to lay off this turn?"""
@@ -224,7 +205,7 @@ class _Queries(_Core):
                     ranks.add(rank)
             else:
                 runs += 1
-                suits.add(next(c.suit for c in cards if not self.rules.is_wild(c.rank)))
+                suits.add(_run_suit(cards, self.rules))
         return sets, runs, frozenset(ranks), frozenset(suits)
 
     def _pending_has(self, card: Card) -> bool:
@@ -242,23 +223,36 @@ class _Queries(_Core):
         return is_valid_run(cards, self.rules)
 
     def _buy_problem(self, p: int) -> str | None:
+        """Why ``p`` may not buy the top discard now (R27-R31, R44), or None: the window's part
+        (:meth:`_buy_window_open`) and the seat's (:meth:`_buyer_problem`), the seat's named first
+        when the stock is what is missing."""
+        if not self._buy_window_open():
+            if not self.rules.buying:
+                return "buying is off (R27)"
+            if not self.fresh:
+                return "there is no fresh discard to buy"
+            return self._buyer_problem(p) or "the stock is too small to pay for a buy"
+        return self._buyer_problem(p)
+
+    def _buy_window_open(self) -> bool:
+        """R27, R28, R30: buying is on, the discard is fresh and the stock can pay the penalty."""
         rules = self.rules
-        if not rules.buying:
-            return "buying is off (R27)"
-        if not self.fresh:
-            return "there is no fresh discard to buy"
+        return rules.buying and self.fresh and self._available_stock(keep_top=2) >= rules.buy_penalty + 1
+
+    def _buyer_problem(self, p: int) -> str | None:
+        """The seat's part of :meth:`_buy_problem` (R29, R31, R44), asked by the listing seat by
+        seat once :meth:`_buy_window_open` holds."""
         if p == self.current:
             return "it is your turn: take the discard instead of buying it"
         if p == self.discarder:
             return "you may not buy your own discard"
         if p in self.buy_requests:
             return "you have already asked to buy this card"
+        rules = self.rules
         if rules.buy_limit is not None and self.buys_used[p] >= rules.buy_limit:
             return f"you have used your {rules.buy_limit} buys this deal (R31)"
         if self.down[p] and not rules.down_may_buy:
             return "players who are down may not buy (R44)"
-        if self._available_stock(keep_top=2) < rules.buy_penalty + 1:
-            return "the stock is too small to pay for a buy"
         return None
 
     def _call_problem(self, p: int) -> str | None:
@@ -288,6 +282,55 @@ class _Queries(_Core):
             return None
         hand = self.hands[p] + self.discard[-1 - depth :]
         c = self.contract
-        if not can_complete(hand, c.sets, c.runs, self.rules, whole_hand=c.whole_hand, must_use=deepest):
+        left = contract_left(c, self.rules)  # issue 16: lengths per meld, same-suit gap (None: neither)
+        if not can_complete(hand, c.sets, c.runs, self.rules, whole_hand=c.whole_hand, must_use=deepest, left=left):
             return f"you could not lay down your contract with {deepest} this turn (R22)"
         return None
+
+
+def layoff_targets(kind: str, cards: Sequence[Card], start: int, rules: RuleSet) -> list[tuple[Card | None, bool]]:
+    """R24: the cards a meld on the table (``kind`` "set" or "run", its ``cards`` in table order, a
+    run's first value ``start``, 1-14) accepts as lay-offs under ``rules``, as (card, at the high
+    end) pairs; None stands for any wild card. Agrees with ``can_extend_set`` / ``can_extend_run``
+    (R3: no run of 13 grows; R18/R19 with ``run_joker_check`` "always": no wild card where three
+    places hold one; ``set_max``, ``layoff_distinct_suits``). The one home of the lay-off targets:
+    the listing, playable discards (R32), :meth:`Game.layoff_spot` and the greedy bot's knowledge
+    of the table (from a view) all ask it.
+
+    >>> from liverpool.cards import parse_cards
+    >>> layoff_targets("run", parse_cards("5H 6H 7H 8H"), 5, RuleSet())
+    [(Card('4H'), False), (None, False), (Card('9H'), True), (None, True)]
+    """
+    if rules.meld_variant:  # issue 16: asked of can_extend_set / can_extend_run themselves
+        declared = _declared(cards)
+        return meld_accepts(kind, cards, start, rules, declared.suit if declared else "")
+    wild = rules.wild_rank
+    out: list[tuple[Card | None, bool]] = []
+    if kind == "set":
+        if rules.set_max is not None and len(cards) >= rules.set_max:
+            return out
+        rank = set_rank(cards, rules)
+        if rank is None:  # pragma: no cover - a set always holds naturals (R18)
+            return out
+        taken = {c.suit for c in cards if c.rank not in (0, wild)} if rules.layoff_distinct_suits else set()
+        if rank != wild:
+            out.extend((Card(rank, suit), True) for suit in SUITS if suit not in taken)
+        out.append((None, True))
+        return out
+    suit = next(c.suit for c in cards if c.rank not in (0, wild))
+    if len(cards) >= 13:  # R3: an ace is never both low and high in one run
+        return out
+    low, high = start - 1, start + len(cards)
+    check = rules.run_joker_check == "always"
+    if low >= 1:
+        if low != wild:
+            out.append((Card(low, suit), False))
+        if not check or not any(c.rank in (0, wild) for c in cards[:3]):
+            out.append((None, False))
+    if high <= rules.run_top:
+        rank = 1 if high == 14 else high
+        if rank != wild:
+            out.append((Card(rank, suit), True))
+        if not check or not any(c.rank in (0, wild) for c in cards[-3:]):
+            out.append((None, True))
+    return out

@@ -10,6 +10,7 @@ from ..actions import (
 )
 from ..cards import Card, card_names, parse_card
 from ..errors import IllegalAction
+from ..events import FrozenDict, freeze
 from ..rules import RuleSet, cached_rules
 from .common import (
     _VIEW,
@@ -17,6 +18,8 @@ from .common import (
     OVER,
     RECORD_FORMAT,
     RECORD_FORMAT_1,
+    _Declared,
+    _declared,
     _ensure_seats,
     _fresh_rules,
     _Meld,
@@ -36,10 +39,13 @@ class _Views(_Listing):
         if not 0 <= player < self.n:
             raise ValueError(f"no player {player} at this table of {self.n}")
         rules = self.rules
-        c = rules.schedule[self.deal_index]
+        # issue 16: the seat's own level's contract with progression="player"
+        c = rules.schedule[self.deal_index] if self.levels is None else self.contract_of(player)
         cached = self._contract_view
         if cached is None or cached[0] is not c:
             text = {"sets": c.sets, "runs": c.runs, "cards": c.cards, "whole_hand": c.whole_hand, "text": c.describe()}
+            if c.grouped:  # issue 16: lengths of its own (R48), only then (views of other games unchanged)
+                text["set_lengths"], text["run_lengths"] = list(c.set_lengths), list(c.run_lengths)
             cached = self._contract_view = (c, text)
         phase = self.phase
         draw = phase == DRAW
@@ -59,7 +65,7 @@ class _Views(_Listing):
         view["player"] = player
         view["players"] = self.n
         view["deal"] = self.deal_index + 1
-        view["deals"] = len(rules.schedule)
+        view["deals"] = rules.max_deals  # len(schedule), or the most deals with progression="player"
         view["contract"] = cached[1].copy()
         view["dealer"] = self.dealer
         view["current"] = self.current
@@ -73,7 +79,7 @@ class _Views(_Listing):
         view["scores"] = self._scores.copy()
         view["deal_scores"] = list(map(list.copy, self.deal_scores))
         view["melds"] = [m.to_view() for m in melds] if melds else []
-        view["staged"] = [{"kind": k, "cards": card_names(cards)} for k, cards in self.pending] if self.pending else []
+        view["staged"] = [_staged_view(k, cards) for k, cards in self.pending] if self.pending else []
         view["discard_pile"] = names[1].copy()
         view["stock_size"] = len(self.stock)
         view["deck_size"] = self._deck_size
@@ -92,10 +98,15 @@ class _Views(_Listing):
         view["swap_base"] = self.swap_base
         view["retracted"] = self.retracted
         view["resume"] = self.resume
-        view["rules"] = _fresh_rules(self._rules_dict)  # a copy: cached_rules knows it by equality
+        shared = self._rules_dict
+        if type(shared) is not FrozenDict:  # read-only once, then handed out as it is
+            shared = self._rules_dict = freeze(shared)
+        view["rules"] = shared  # shared and read-only, like the event records: bots know it by identity
         view["events"] = self.events[self.deal_events_start :]  # a new list of read-only records
         view["is_over"] = over
         view["winners"] = self.winners if over else []
+        if self.levels is not None:  # issue 16, progression="player": every seat's level (public), 1-based
+            view["levels"] = [v + 1 for v in self.levels]
         return view
 
     def __repr__(self) -> str:
@@ -193,6 +204,8 @@ class _Views(_Listing):
         self.deal_scores = [list(s) for s in view["deal_scores"]]
         self.dealer = int(view["dealer"])
         self.deal_index = int(view["deal"]) - 1
+        levels = view.get("levels")  # issue 16, progression="player": public, 1-based
+        self.levels = None if levels is None else [int(v) - 1 for v in levels]
         self._deck_size = int(view["deck_size"])
         parse = parse_card
         self.hands = [[] for _ in range(n)]
@@ -201,9 +214,7 @@ class _Views(_Listing):
             self.hands[p] = [parse(c) if isinstance(c, str) else c for c in cards]
             if len(self.hands[p]) != view["hand_sizes"][p]:
                 raise ValueError(f"seat {p} holds {view['hand_sizes'][p]} cards, {len(self.hands[p])} given")
-        self._melds = [
-            _Meld(m["id"], m["owner"], m["kind"], [parse(c) for c in m["cards"]], m["start"]) for m in view["melds"]
-        ]
+        self._melds = [_Meld(m["id"], m["owner"], m["kind"], _cards_of(m, parse), m["start"]) for m in view["melds"]]
         self.down = list(view["down"])
         self.down_turn = list(view["down_turn"])
         self.buys_used = list(view["buys_used"])
@@ -223,7 +234,7 @@ class _Views(_Listing):
         self.buy_requests = list(view["buy_requests"])
         self.passed = list(view["passed"])
         self.taken = parse(view["taken_from_discard"]) if view["taken_from_discard"] else None
-        self.pending = [(m["kind"], [parse(c) for c in m["cards"]]) for m in view["staged"]]
+        self.pending = [(m["kind"], _cards_of(m, parse)) for m in view["staged"]]
         self.must_meld = parse(view["must_meld"]) if view["must_meld"] else None
         self.swaps = [(int(m), int(v), parse(nat), parse(w)) for m, v, nat, w in view["swaps"]]
         self.unswapped = [(int(m), int(v)) for m, v in view["unswapped"]]
@@ -233,3 +244,17 @@ class _Views(_Listing):
         self.resume = int(resume) if resume is not None else None
         self._legal_cache = None
         return self
+
+
+def _staged_view(kind: str, cards: list[Card]) -> dict[str, Any]:
+    """A staged meld as views show it (a run of wild cards with what it was declared to stand for)."""
+    declared = _declared(cards)
+    if declared is None:
+        return {"kind": kind, "cards": card_names(cards)}
+    return {"kind": kind, "cards": card_names(cards), "declared": str(declared)}
+
+
+def _cards_of(meld: dict[str, Any], parse: Any) -> list[Card]:
+    """The cards of a meld's view, declared as the view says (issue 16)."""
+    cards = [parse(c) for c in meld["cards"]]
+    return _Declared(cards, parse(meld["declared"])) if "declared" in meld else cards

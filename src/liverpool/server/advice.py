@@ -22,10 +22,11 @@ __all__ = ["Workers", "hint_answer", "review_answer"]
 T = TypeVar("T")
 
 
-def review_answer(record: dict[str, Any], seat: int, samples: int, seed: int) -> dict[str, Any]:
+def review_answer(record: dict[str, Any], seat: int, samples: int, seed: int, jobs: int = 1) -> dict[str, Any]:
     """``review(record, seat, Budget(samples, seed)).to_dict()`` and, by the record's action index,
-    the reasons the best action was better at the three costliest decisions."""
-    rev = review(record, seat, Budget(samples=samples, seed=seed), jobs=1)
+    the reasons the best action was better at the three costliest decisions. ``jobs``: processes
+    the review is split over (the result does not depend on it)."""
+    rev = review(record, seat, Budget(samples=samples, seed=seed), jobs=jobs)
     out = rev.to_dict()
     out["reasons"] = {str(i): text for i, text in explain(record, rev.costliest()).items()}
     return out

@@ -69,6 +69,9 @@ class Settings:
     """Worker processes computing hints (0: a thread of the server's process)."""
     review_workers: int = 1
     """Worker processes computing reviews (0: a thread of the server's process)."""
+    review_jobs: int = 2
+    """Processes one review is split over, from its review worker (``review(..., jobs=)``: the same
+    review, sooner on several cores; 1: the worker alone; with ``review_workers`` 0 always 1)."""
     evict_after: float = 600.0
     """Seconds a finished table stays in memory once nobody is connected to it; it stays in the
     store (record, history, replay, review), and comes back into memory when asked for."""

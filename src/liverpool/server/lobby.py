@@ -453,7 +453,9 @@ class Lobby:
     async def _compute_review(self, key: tuple[str, int, int, int], record: dict[str, Any]) -> dict[str, Any]:
         table_id, seat, samples, seed = key
         started = time.perf_counter()
-        result = await self.review_workers.run(review_answer, record, seat, samples, seed)
+        # split over review_jobs processes from the worker process (never forked from this one)
+        jobs = self.settings.review_jobs if self.settings.review_workers > 0 else 1
+        result = await self.review_workers.run(review_answer, record, seat, samples, seed, jobs)
         self.reviews_computed += 1
         await self.store.save_review(table_id, seat, samples, seed, result, time.perf_counter() - started)
         return result

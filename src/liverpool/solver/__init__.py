@@ -67,10 +67,15 @@ from .candidates import (
     candidate_melds as candidate_melds,
 )
 from .contract import (
+    Left as Left,
     RestChecker as RestChecker,
     _solve as _solve,
     can_complete as can_complete,
+    contract_left as contract_left,
+    contract_melds as contract_melds,
     find_contract as find_contract,
+    group_rules as group_rules,
+    left_after as left_after,
     solve as solve,
 )
 from .exists import (
@@ -99,4 +104,14 @@ from .tables import (
     _tally as _tally,
 )
 
-__all__ = ["RestChecker", "can_complete", "candidate_melds", "find_contract", "solve"]
+__all__ = [
+    "Left",
+    "RestChecker",
+    "can_complete",
+    "candidate_melds",
+    "contract_left",
+    "find_contract",
+    "group_rules",
+    "left_after",
+    "solve",
+]

@@ -8,6 +8,7 @@ from itertools import groupby, product
 from ..cards import Card
 from ..rules import RuleSet
 from .base import _INF, _VALUE_CARDS, CARD_OF_CODE
+from .generic import _run_shapes, _set_shapes, _Shape
 from .tables import _ctx, _tally
 
 
@@ -49,6 +50,8 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
     if kind not in ("set", "run"):
         raise ValueError(f"kind must be 'set' or 'run', got {kind!r}")
     ctx = _ctx(rules)
+    if ctx.variant:
+        return _variant_candidates(hand, kind, rules, exact)
     cnt, rc, masks, wilds = _tally(ctx, hand)
     # the wild cards by kind, by falling points then code
     kinds = [(card, len(list(same))) for card, same in groupby(wilds)]
@@ -112,3 +115,35 @@ def candidate_melds(hand: Sequence[Card], kind: str, rules: RuleSet, *, exact: b
                 fill = iter(seq)
                 out.append([next(fill) if miss >> v & 1 else value_cards[v] for v in range(a, b + 1)])
     return out
+
+
+def _variant_candidates(hand: Sequence[Card], kind: str, rules: RuleSet, exact: bool) -> list[list[Card]]:
+    """:func:`candidate_melds` under the meld variants: the shapes of the general search
+    (generic.py), each with every distinct choice of the hand's wild cards (an all-wild run, which
+    must declare what it stands for, is not among them)."""
+    wilds = sorted((c for c in hand if rules.is_wild(c.rank)), key=_ctx(rules).wild_key)
+    kinds = [(card, len(list(same))) for card, same in groupby(wilds)]
+    shapes = (_set_shapes if kind == "set" else _run_shapes_of)(rules, hand, len(wilds), exact)
+    out: list[list[Card]] = []
+    sequences: dict[int, list[list[Card]]] = {}
+    for _, key, naturals, pattern in shapes:
+        if not key and kind == "run":
+            continue
+        k = len(pattern) - len(naturals)
+        seqs = sequences.get(k)
+        if seqs is None:
+            seqs = sequences[k] = _wild_sequences(kinds, k)
+        for seq in seqs:
+            fill = iter(seq)
+            cards = [next(fill) if c is None else c for c in pattern]
+            if _has(hand, cards):
+                out.append(cards)
+    return out
+
+
+def _run_shapes_of(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool) -> list[_Shape]:
+    return _run_shapes(rules, hand, nwild, exact, False)
+
+
+def _has(hand: Sequence[Card], cards: list[Card]) -> bool:
+    return all(hand.count(c) >= cards.count(c) for c in set(cards))

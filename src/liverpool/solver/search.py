@@ -21,6 +21,7 @@ from .base import (
     _ranks_of,
     _Solution,
 )
+from .generic import solve_variant
 from .runs import _unchain
 from .tables import _Ctx, _ctx, _tally
 
@@ -366,8 +367,11 @@ def _search(
     return best
 
 
-def _build(ctx: _Ctx, sol: _Solution, whole: bool) -> list[list[Card]]:
-    """The melds of a solution: sets (by rank) then runs (by suit, then start), runs in table order."""
+def _build(ctx: _Ctx, sol: _Solution | list[list[Card]], whole: bool) -> list[list[Card]]:
+    """The melds of a solution: sets (by rank) then runs (by suit, then start), runs in table order
+    (the general search of the meld variants gives its melds as they are)."""
+    if isinstance(sol, list):
+        return [list(m) for m in sol]
     _, groups, runs, set_wilds, used_wilds = sol
     exact = ctx.exact and not whole
     wild_iter = iter(used_wilds)
@@ -431,10 +435,15 @@ def _cached(
     used_ranks: frozenset[int],
     used_suits: frozenset[str],
     first: bool,
-) -> tuple[_Ctx, _Solution | None]:
+) -> tuple[_Ctx, _Solution | list[list[Card]] | None]:
     if nsets < 0 or nruns < 0:
         raise ValueError(f"sets and runs must be 0 or more, got {nsets} and {nruns}")
     ctx = _ctx(rules)
+    if ctx.variant:
+        melds = solve_variant(
+            hand, nsets, nruns, rules, whole=whole, must=must, used_ranks=used_ranks, used_suits=used_suits, first=first
+        )
+        return ctx, melds
     if whole and not nsets and _runs_cannot_take(ctx, hand, nruns):
         return ctx, None  # most whole-hand questions end here: not worth a memo entry
     if not ctx.sets_distinct:

@@ -35,6 +35,8 @@ class _Ctx:
         "tables",
         "tally_memo",
         "top",
+        "variant",
+        "variant_memo",
         "variants_memo",
         "vpts",
         "wild_key",
@@ -47,7 +49,7 @@ class _Ctx:
         self.wild_rank = rules.wild_rank if rules.wild_rank is not None else 0
         self.pts = tuple(rules.points(r) for r in range(14))
         self.vpts = tuple(self.pts[v if v <= 13 else 1] if v else 0 for v in range(15))
-        self.top = 14 if rules.ace_high else 13
+        self.top = rules.run_top
         self.run_min = rules.run_min
         # Fewest naturals of any run: at most one wild in any 4 consecutive places (R19).
         self.nat_per_run = max(1, rules.run_min - (rules.run_min + 3) // 4)
@@ -66,7 +68,10 @@ class _Ctx:
         self.results: dict[tuple[object, ...], _Solution | None] = {}
         self.tally_memo: dict[bytes, _Tally] = {}
         # the quick existence test (:func:`_exists`) covers every run length a run can have (R3)
-        self.fast = rules.run_min <= 13
+        self.fast = rules.run_min <= 13 and not rules.meld_variant
+        # the meld variants (issue 16): every answer comes from the general search (generic.py)
+        self.variant = rules.meld_variant
+        self.variant_memo: dict[tuple[object, ...], object] = {}  # generic.py's answers and shapes
         self.run_wilds = (rules.run_min + 3) // 4  # most wild cards a run of run_min holds (R19)
         self.windows_memo: dict[tuple[int, int, bool], tuple[tuple[int, int, int, int], ...]] = {}
         self.run_opts_memo: dict[tuple[int, int], tuple[tuple[tuple[int, ...], int, int], ...]] = {}

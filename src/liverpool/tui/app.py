@@ -1,7 +1,7 @@
 """The Textual app: one table of Liverpool seen from one seat, the bots playing the other seats.
 
 Every rule is the engine's: what may be done comes from the legal actions the engine lists (or its
-``verify`` for a meld built by hand), the suggested lay-down from :func:`liverpool.solver.find_contract`,
+``verify`` for a meld built by hand), the suggested lay-down from :func:`liverpool.solver.contract_melds`,
 and everything drawn on screen from the seat's own view (``Game.view(p)``).
 """
 
@@ -26,7 +26,8 @@ from textual.widgets import Footer, RichLog, Static
 from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff, Meld, Pass, SwapJoker
 from ..cards import Card, parse_card, parse_cards
 from ..game import Game, IllegalAction
-from ..solver import find_contract
+from ..rules import Contract
+from ..solver import contract_melds
 from .remote import RemoteGame, RemoteSession, gained_cards
 from .screens import ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
 from .session import LocalSession
@@ -512,7 +513,8 @@ class LiverpoolApp(App[int]):
         )
         turn = "the game is over" if game.is_over else f"{names[view['current']]} {phase}"
         status = Text()
-        status.append(f"Deal {view['deal']} of {view['deals']}: {view['contract']['text']}", style="bold")
+        level = f", your level {view['levels'][view['player']]}" if "levels" in view else ""  # issue 16
+        status.append(f"Deal {view['deal']} of {view['deals']}{level}: {view['contract']['text']}", style="bold")
         status.append(f" │ {turn} │ stock {view['stock_size']} │ discard ")
         status.append(top, style=card_style(parse_card(pile[-1])) if pile else "")
         if self.paused:
@@ -877,7 +879,7 @@ class LiverpoolApp(App[int]):
             self.say("You are down already.", "yellow")
             return
         contract = view["contract"]
-        melds = find_contract(parse_cards(view["hand"]), view["deal"], self.game.rules)
+        melds = contract_melds(parse_cards(view["hand"]), Contract.from_view(contract), self.game.rules)
         if melds is None:
             self.say(f"The solver finds no {contract['text']} in your hand.", "yellow")
             return

@@ -190,6 +190,8 @@ def event_text(
         return f"{who} took back a lay-down"
     if kind == "end_turn":
         return f"{who} ended the turn"
+    if kind == "level":
+        return f"{who} completed level {event.get('completed')} and moves on"
     if kind == "stock_rebuilt":
         return f"The stock was rebuilt from the discard pile ({event.get('size')} cards)"
     if kind == "cut_bonus":

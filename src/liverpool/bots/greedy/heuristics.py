@@ -246,10 +246,10 @@ def wants_card(s: Snapshot, card: Card, buying: bool = False) -> bool:
     if not s.is_wild(card) and not related(s, card, s.hand):
         return False
     base = deficit_of(t, s.hand, s.sets, s.runs, s.whole)
-    if base <= 0 and not buying and can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole):
+    if base <= 0 and not buying and can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole, left=s.left):
         # already able to go down: take it only when it goes down with the contract
         return s.is_wild(card) or can_complete(
-            [*s.hand, card], s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=card
+            [*s.hand, card], s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=card, left=s.left
         )
     after = deficit_of(t, [*s.hand, card], s.sets, s.runs, s.whole, base)
     if after >= base:

@@ -4,10 +4,15 @@ cards each player took from the discard pile this deal."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ...cards import Card, parse_card, parse_tokens
-from ...rules import RuleSet
+from ...game import layoff_targets
+from ...rules import Contract, RuleSet
+from ...solver import Left, contract_left, left_after
 from .tactics import _MEMO_LIMIT, Tactics, rules_for_view, tactics
 
 if TYPE_CHECKING:
@@ -28,6 +33,7 @@ class Snapshot:
         "down",
         "hand_sizes",
         "hand_tokens",
+        "left",
         "me",
         "meld_list",
         "meld_view",
@@ -59,6 +65,7 @@ class Snapshot:
             self.runs = 0
             self.whole = False
             self.contract_cards = 0
+            self.left: Left | None = None
             self._hand: list[Card] | None = []
             self.hand_tokens: list[str] = []  # the view's hand, parsed when ``hand`` is first asked for
             self.hand_sizes: list[int] = []
@@ -86,6 +93,9 @@ class Snapshot:
         self.runs = c["runs"]
         self.whole = c["whole_hand"]
         self.contract_cards = c["cards"]
+        self.left = _contract_left(c, rules) if rules.grouped_contracts else None  # issue 16
+        if self.left is not None:
+            self.t = tactics(deficit_rules(rules, self.left))
         parse = parse_card
         cards = parse_tokens
         self._hand = None
@@ -175,11 +185,14 @@ class Snapshot:
         s.me = seat
         n = s.n = game.n
         s.current = game.current
-        c = game.contract
+        c = game.contract_of(seat)
         s.sets = c.sets
         s.runs = c.runs
         s.whole = c.whole_hand
         s.contract_cards = c.cards
+        s.left = contract_left(c, s.rules) if s.rules.grouped_contracts else None  # issue 16
+        if s.left is not None:
+            s.t = tactics(deficit_rules(s.rules, s.left))
         s.hand = game.hands[seat]
         s.hand_sizes = [len(game.hands[p]) for p in range(n)]
         s.down = game.down
@@ -196,6 +209,18 @@ class Snapshot:
         return s
 
     # ---------------------------------------------------------------- table knowledge
+    def left_now(self, extra: tuple[str, Sequence[Card]] | None = None) -> Left | str | None:
+        """The groups of a contract with lengths of its own or a same-suit gap (issue 16) left after
+        the staged melds (and ``extra``, a (kind, cards) meld), as the engine reads them
+        (``game/contracts.py``); None for every other contract; a str: why ``extra`` fits none."""
+        left: Left | str | None = self.left
+        melds = [*self.staged, extra] if extra is not None else self.staged
+        for kind, cards in melds:
+            if not isinstance(left, Left):
+                break
+            left = left_after(left, kind, cards, self.rules)
+        return left
+
     def accepts(self) -> tuple[frozenset[int], bool]:
         """The natural cards (as codes) some table meld accepts as a lay-off now, and whether a wild
         card fits. Remembered per table (:attr:`Tactics.accept_memo`) for a snapshot of a view: the
@@ -214,52 +239,30 @@ class Snapshot:
         return hit
 
     def _accepts(self) -> tuple[frozenset[int], bool]:
-        """:meth:`accepts`, worked out."""
+        """:meth:`accepts`, worked out by the engine's rule (:func:`liverpool.game.layoff_targets`)
+        meld by meld, each meld's answer remembered (:attr:`Tactics.accept_memo`, by its kind,
+        start and cards): the table changes by one meld at a time."""
         rules = self.rules
-        wild = self.t.wild
+        memo = self.t.accept_memo
         out: set[int] = set()
         any_wild = False
-        check = rules.run_joker_check == "always"
-        top = self.t.top
         for _, kind, cards, start in self.melds:
-            if kind == "set":
-                if rules.set_max is not None and len(cards) >= rules.set_max:
-                    continue
-                rank = 0
-                for c in cards:
-                    if c.rank and c.rank != wild:
-                        rank = c.rank
-                        break
-                if not rank:
-                    continue
-                any_wild = True
-                if rank == wild:
-                    continue
-                if rules.layoff_distinct_suits:
-                    taken = {c.code - c.rank for c in cards if c.rank and c.rank != wild}
-                    out.update(base + rank for base in (16, 32, 48, 64) if base not in taken)
-                else:
-                    out.update((16 + rank, 32 + rank, 48 + rank, 64 + rank))
-                continue
-            if len(cards) >= 13:  # R3: an ace is never both low and high in one run
-                continue
-            base = 0
-            for c in cards:
-                if c.rank and c.rank != wild:
-                    base = c.code - c.rank
-                    break
-            low, high = start - 1, start + len(cards)
-            if low >= 1:
-                if low != wild:
-                    out.add(base + low)
-                if not any_wild and (not check or not any(c.rank in (0, wild) for c in cards[:3])):
-                    any_wild = True
-            if high <= top:
-                rank = 1 if high == 14 else high
-                if rank != wild:
-                    out.add(base + rank)
-                if not any_wild and (not check or not any(c.rank in (0, wild) for c in cards[-3:])):
-                    any_wild = True
+            key = (kind, start, *cards)
+            hit = memo.get(key)
+            if hit is None:
+                naturals: set[int] = set()
+                wild = False
+                for card, _high in layoff_targets(kind, cards, start, rules):
+                    if card is None:
+                        wild = True
+                    else:
+                        naturals.add(card)
+                hit = (frozenset(naturals), wild)
+                if len(memo) > _MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = hit
+            out |= hit[0]
+            any_wild = any_wild or hit[1]
         return frozenset(out), any_wild
 
     def is_wild(self, card: Card) -> bool:
@@ -310,3 +313,25 @@ class EventTracker:
                 self.collects = {}
         self.count = len(events)
         return self.collects
+
+
+def _contract_left(c: dict[str, Any], rules: RuleSet) -> Left | None:
+    """The groups of a view's contract (its ``set_lengths``/``run_lengths``, given only when it has
+    lengths of its own), as :func:`~liverpool.solver.contract_left` reads them."""
+    return contract_left(Contract.from_view(c), rules)
+
+
+def deficit_rules(rules: RuleSet, left: Left) -> RuleSet:
+    """The rules the greedy bot's deficits (cards missing toward the contract) are measured under
+    for a contract with lengths per meld (issue 16): each kind's longest length as its minimum, so
+    that the bot builds every meld toward the longest group of its kind (the deficit then never
+    says a hand is closer than it is; whether it can go down is the solver's exact answer)."""
+    sets = max((abs(n) for n in left.sets), default=rules.set_min)
+    runs = max((abs(n) for n in left.runs), default=rules.run_min)
+    return _deficit_rules(rules, sets, runs)
+
+
+@lru_cache(maxsize=32)
+def _deficit_rules(rules: RuleSet, set_min: int, run_min: int) -> RuleSet:
+    naturals = min(rules.set_min_naturals, set_min)
+    return dataclasses.replace(rules, set_min=set_min, run_min=run_min, set_min_naturals=naturals, exact_melds=False)

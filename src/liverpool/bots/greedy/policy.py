@@ -3,6 +3,7 @@ swap jokers, discard), and the :class:`GreedyBot` and :class:`EasyBot` players."
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -23,6 +24,7 @@ from ...actions import (
     Unswap,
 )
 from ...cards import JOKER, Card, parse_tokens
+from ...events import FrozenDict
 from ...rules import RuleSet, cached_rules
 from ...solver import can_complete, solve
 from ..base import Bot
@@ -59,6 +61,7 @@ def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
         must_use=must,
         used_set_ranks=frozenset(used_ranks),
         used_run_suits=frozenset(used_suits),
+        left=now if (now := s.left_now()) is None or not isinstance(now, str) else None,
     )
     if plan:
         n_sets = s.sets - sets_done
@@ -82,7 +85,10 @@ def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
             rest.remove(c)
         sets_left = s.sets - sets_done - (m.kind == "set")
         runs_left = s.runs - runs_done - (m.kind == "run")
-        sol = solve(rest, sets_left, runs_left, rules, whole_hand=s.whole)
+        left = s.left_now((m.kind, m.cards))
+        if isinstance(left, str):
+            continue
+        sol = solve(rest, sets_left, runs_left, rules, whole_hand=s.whole, left=left)
         if sol is None:
             continue
         for mm in sol:
@@ -171,14 +177,14 @@ def _pile_choice(s: Snapshot, piles: list[DrawFromPile]) -> Action | None:
             if all(s.fits(c, acc) for c in taken) and (best is None or a.depth > best.depth):
                 best = a
         return best
-    if can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole):
+    if can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole, left=s.left):
         return None
     best = None
     best_pts = _BIG
     for a in piles:
         taken = pile[-1 - a.depth :]
         hand = [*s.hand, *taken]
-        sol = solve(hand, s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=taken[0])
+        sol = solve(hand, s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=taken[0], left=s.left)
         if sol is None:
             continue
         for m in sol:
@@ -224,7 +230,7 @@ def _play(s: Snapshot, legal: Sequence[Action]) -> Action:
                 rest = list(hand)
                 rest.remove(a.card)
                 rest.append(JOKER)
-                if can_complete(rest, s.sets, s.runs, s.rules, whole_hand=s.whole):
+                if can_complete(rest, s.sets, s.runs, s.rules, whole_hand=s.whole, left=s.left):
                     return a
     else:
         if layoffs:
@@ -292,7 +298,7 @@ class GreedyBot(Bot):
         super().__init__(seed=seed, **options)
         self.tracker = EventTracker()
         self._rules: tuple[dict[str, Any], RuleSet, Tactics] | None = None
-        """The last rules dict of a view, its rule set and tactics (a game hands out one dict)."""
+        """A copy of the last rules dict of a view, its rule set and tactics."""
 
     def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if not legal:
@@ -301,9 +307,12 @@ class GreedyBot(Bot):
             return legal[0]
         data = view["rules"]
         known = self._rules
-        if known is None or known[0] is not data:
+        # A game's views share one read-only rules dict (known by identity); a changeable one (a
+        # view from elsewhere) is compared with a private copy of the last one.
+        if known is None or (known[0] is not data and known[0] != data):
             rules = cached_rules(data)
-            known = self._rules = (data, rules, tactics(rules))
+            own = data if isinstance(data, FrozenDict) else copy.deepcopy(data)
+            known = self._rules = (own, rules, tactics(rules))
         s = Snapshot.from_view(view, known[1], known[2])
         s.track(self.tracker, view)
         if s.rules.pile_draw and any(isinstance(a, DrawFromPile) for a in legal):

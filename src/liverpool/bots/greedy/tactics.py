@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from ...melds import run_starts, value_rank
 from ...rules import RuleSet, cached_rules
 
 _MEMO_LIMIT: Final = 1 << 14
@@ -37,19 +38,24 @@ class Tactics:
         self.pts = tuple(rules.points(r) for r in range(14))
         self.set_min = rules.set_min
         self.set_cap = rules.set_min - rules.set_min_naturals  # wild cards a minimal set may hold (R18)
+        if rules.set_wild_limit == "ratio":  # issue 16: never more wild than natural cards
+            self.set_cap = min(self.set_cap, rules.set_min // 2)
         self.set_distinct = bool(rules.set_distinct_suits)  # at going down ("laydown" too)
         self.set_max = rules.set_max if rules.set_max is not None else 99
         self.sets_distinct = rules.sets_distinct_ranks
         self.run_min = length = rules.run_min
         self.run_cap = (length + 3) // 4  # R19: at most one wild card in 4 consecutive places
+        if rules.run_wild_limit != "spacing":  # issue 16: the run's wild limit
+            most = length // 2 if rules.run_wild_limit in ("ratio", "half") else length
+            self.run_cap = min(most, length - rules.run_min_naturals)
         self.runs_distinct = rules.runs_distinct_suits
-        top = 14 if rules.ace_high else 13
+        top = rules.run_top
         self.top = top
         wins = []
-        for a in range(1, top - length + 2):
+        for a in run_starts(length, rules):  # R3, R46: the ace, the corner, the wild rank's place
             mask = 0
             for v in range(a, a + length):
-                mask |= 1 << (v if v <= 13 else 1)
+                mask |= 1 << value_rank(v)
             wins.append((a, mask))
         self.windows: tuple[tuple[int, int], ...] = tuple(wins)
         self.memo: dict[tuple[bytes, int, int, bool], tuple[int, tuple[int, ...], int]] = {}

@@ -79,6 +79,7 @@ function CreateForm({ presets, name }) {
   const [seats, setSeats] = useState(["human", "bot:medium", "bot:medium", "bot:medium", "bot:medium", "bot:medium", "bot:medium", "bot:medium"]);
   const [changed, setChanged] = useState({});
   const [timer, setTimer] = useState("");
+  const [hints, setHints] = useState("3"); // the table's `hints` option: "off", 3 per deal, "unlimited"
   const [check, setCheck] = useState({ ok: true, detail: null, describe: [] });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
@@ -125,6 +126,7 @@ function CreateForm({ presets, name }) {
       const res = await api("POST", "/api/tables", {
         players, preset, options: payloadOptions(), seats: seatList,
         timer: timer === "" ? null : Number(timer), name: name || "Player",
+        hints: hints === "3" ? 3 : hints,
       });
       tokens.set(res.table_id, res.token);
       go({ table: res.table_id });
@@ -150,6 +152,13 @@ function CreateForm({ presets, name }) {
         </label>
         <label class="field">Turn timer (seconds, empty = off)
           <input id="timer" type="number" min="5" value=${timer} onInput=${(e) => setTimer(e.target.value)} />
+        </label>
+        <label class="field">Hints (the strong bot's advice)
+          <select id="hints" value=${hints} onChange=${(e) => setHints(e.target.value)}>
+            <option value="3">3 per player and deal</option>
+            <option value="unlimited">unlimited</option>
+            <option value="off">off</option>
+          </select>
         </label>
       </div>
       <fieldset class="seats">
@@ -210,7 +219,8 @@ function History({ name }) {
         ${games.map((g) => html`<li>
           ${g.finished_at ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at).toLocaleString() : ""}
           · ${g.names.join(", ")} · ${g.preset} · your score ${(g.scores || [])[g.seat]} · ${g.won ? "won" : "lost"}
-          · <a href=${`/?replay=${g.table_id}`}>replay</a></li>`)}
+          · <a href=${`/?replay=${g.table_id}`}>replay</a>
+          · <a href=${`/?review=${g.table_id}&seat=${g.seat}`}>review</a></li>`)}
       </ul>
     </section>`;
 }

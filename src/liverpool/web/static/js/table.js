@@ -102,6 +102,49 @@ function reduce(s, m) {
   }
 }
 
+// ---- hints (issue 13): the `hint` message's answer, the hints left this deal, a pending request.
+// Kept apart from `reduce` (which follows the game's messages) as a second step over its result.
+const sameAction = (a, b) => !!a && !!b && JSON.stringify(a) === JSON.stringify(b);
+
+function reduceHints(s, m) {
+  switch (m.type) {
+    case "hello": // a new socket: an answer still being computed went to the old one
+      return { ...s, hintPending: false, hintsLeft: "hints_left" in m ? m.hints_left : s.hintsLeft };
+    case "state":
+      return "hints_left" in m ? { ...s, hintsLeft: m.hints_left } : s;
+    case "hint_asked":
+      return { ...s, hintPending: true, hint: null };
+    case "hint": {
+      // the answer names the suggested action by its id in the list of its version: keep the
+      // action itself, so the hint is shown for as long as that action is still offered
+      const entry = s.version === m.version ? s.legal.find((l) => l.id === m.action) : null;
+      return {
+        ...s,
+        hintPending: false,
+        hintsLeft: "left" in m ? m.left : s.hintsLeft,
+        hint: { text: m.text, cards: m.cards || [], action: entry ? entry.action : null, version: m.version },
+      };
+    }
+    case "error":
+      return s.hintPending ? { ...s, hintPending: false } : s;
+    default:
+      return s;
+  }
+}
+
+const reduceTable = (s, m) => reduceHints(reduce(s, m), m);
+
+/** The hand's cards an action plays (to highlight), one card of the hand for each. */
+export function markCards(order, cards) {
+  const marked = new Set();
+  for (const c of cards || []) {
+    const o = order.find((x) => x.card === c && !marked.has(x.key));
+    if (o) marked.add(o.key);
+  }
+  return marked;
+}
+// ---- end of hints
+
 /** A short flight of a card between two places on the table (a seat, the stock, the pile). */
 function fly(fromEl, toEl, card) {
   if (!fromEl || !toEl || !fromEl.getBoundingClientRect || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
@@ -282,6 +325,7 @@ function Seats({ s, scoresOpen }) {
             ${v.down[p] ? html`<span class="tag down">down</span>` : null}
             ${v.hand_sizes[p] === 1 ? html`<span class="tag knock">knock: 1 card</span>` : null}
             <span class="score" title="total points (low is good)">${v.scores[p]} pts</span>
+            ${v.levels ? html`<span class="level" title="this player's level (contract)">level ${v.levels[p]}</span>` : null}
             ${v.buys_used[p] ? html`<span class="buys">${v.buys_used[p]} bought</span>` : null}
           </div>
         </div>`;
@@ -355,6 +399,7 @@ function Overlay({ s, dispatch, tableId, token }) {
           ${over
             ? html`<button class="primary" id="rematch" onClick=${rematch}>Rematch</button>
                    <button onClick=${() => go({ replay: tableId })}>Replay this game</button>
+                   <button id="review-game" onClick=${() => go({ review: tableId, seat: s.seat })}>Review my decisions</button>
                    <button onClick=${() => go({})}>Lobby</button>`
             : html`<button class="primary" id="next-deal" onClick=${() => dispatch({ type: "dismiss" })}>Next deal</button>`}
         </div>
@@ -365,7 +410,7 @@ function Overlay({ s, dispatch, tableId, token }) {
 
 export function TablePage({ tableId }) {
   const token = tokens.get(tableId);
-  const [s, dispatch] = useReducer(reduce, initial);
+  const [s, dispatch] = useReducer(reduceTable, initial);
   const [conn, status] = useConn(tableId, token, dispatch);
   const [order, setOrder] = useState([]);
   const [sel, setSel] = useState(null); // key of the selected hand card
@@ -442,6 +487,17 @@ export function TablePage({ tableId }) {
     if (!rest.length) closing.current = true;
     setQueue(rest);
   }, [queue, s.version, s.error]);
+
+  // hints: "h" asks for one (when the button is offered), from anywhere but a text field
+  const askHint = useRef(null);
+  useEffect(() => {
+    const key = (e) => {
+      if (e.key !== "h" || e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+      if (askHint.current) askHint.current();
+    };
+    window.addEventListener("keydown", key);
+    return () => window.removeEventListener("keydown", key);
+  }, []);
 
   if (!token) {
     return html`<main class="lobby"><section class="panel"><p>This browser holds no seat at table ${tableId}.</p>
@@ -592,12 +648,31 @@ export function TablePage({ tableId }) {
   const lastKey = s.last ? `${s.version}` : "";
   const mine = s.table && s.table.seats ? s.table.seats[s.seat] : null;
 
+  // hints: offered unless the table's option is off; the answer is shown while its action is offered
+  const hintsOn = !!s.table && s.table.hints !== undefined && s.table.hints !== "off" && !v.is_over;
+  const hintEntry = s.hint && s.hint.action ? legal.find((l) => sameAction(l.action, s.hint.action)) : null;
+  const hintShown = hintEntry ? s.hint : null;
+  const hintType = hintEntry ? hintEntry.action.type : null;
+  const hinted = hintShown ? markCards(order, hintShown.cards) : new Set();
+  const hintMeld = hintEntry && (hintType === "lay_off" || hintType === "swap") ? hintEntry.action.meld : null;
+  const canHint = hintsOn && legal.length > 0 && s.hintsLeft !== 0 && !s.hintPending;
+  const hintLabel = s.hintPending
+    ? "Thinking…"
+    : s.hintsLeft === 0
+      ? "No hints left this deal"
+      : `Hint (${s.hintsLeft === null || s.hintsLeft === undefined ? "unlimited" : `${s.hintsLeft} left this deal`})`;
+  askHint.current = canHint
+    ? () => {
+        if (conn.current.send({ type: "hint", version: s.version })) dispatch({ type: "hint_asked" });
+      }
+    : null;
+
   return html`
     <div class="table-page" data-version=${s.version} data-seat=${s.seat} data-phase=${v.phase} data-current=${v.current}
          data-my-events=${s.log.filter((x) => x.ev.player === s.seat).length}>
       <${ConnBanner} status=${status} conn=${conn} />
       <header class="topbar">
-        <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
+        <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}${v.levels ? `, your level ${v.levels[s.seat]}` : ""}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
         <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over ? "" : doNowText(s, has)}</span></div>
         ${s.table && s.table.timer ? html`<span class="timer">⏱ ${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions">
@@ -611,12 +686,12 @@ export function TablePage({ tableId }) {
       <div class="board">
         <section class="center" aria-label="Stock and discard pile">
           <div class="pile-area">
-            <button class=${`pile stock ${has("draw_stock") ? "can" : ""}`} id="stock" disabled=${!has("draw_stock")}
+            <button class=${`pile stock ${has("draw_stock") ? "can" : ""} ${hintType === "draw_stock" ? "hinted" : ""}`} id="stock" disabled=${!has("draw_stock")}
               onClick=${() => act(of("draw_stock")[0])} aria-label=${`stock, ${v.stock_size} cards${has("draw_stock") ? ": draw" : ""}`}>
               <${CardBack} label=${String(v.stock_size)} />
               <span class="pile-label">Stock</span>
             </button>
-            <button class=${`pile discard ${has("draw_discard") ? "can" : ""} ${drag ? "drop-target" : ""}`} id="discard-pile"
+            <button class=${`pile discard ${has("draw_discard") ? "can" : ""} ${drag ? "drop-target" : ""} ${hintType === "draw_discard" || hintType === "draw_pile" ? "hinted" : ""}`} id="discard-pile"
               disabled=${!has("draw_discard") && !drag}
               onClick=${() => act(of("draw_discard")[0])}
               onDragOver=${(e) => e.preventDefault()} onDrop=${dropOnDiscard}
@@ -634,9 +709,9 @@ export function TablePage({ tableId }) {
                 <span>Your buys left this deal: ${buysLeft}</span>
                 <span>Penalty: ${rules.buy_penalty ?? 1} extra card${(rules.buy_penalty ?? 1) === 1 ? "" : "s"}</span></div>` : null}
               <div class="buy-actions">
-                ${of("buy").map((l) => html`<button class="primary" id="buy" onClick=${() => act(l)}>Buy the ${pretty(top)}</button>`)}
-                ${of("call").map((l) => html`<button class="primary" id="call" onClick=${() => act(l)}>Call the ${pretty(top)}</button>`)}
-                ${of("pass").map((l) => html`<button id="pass" onClick=${() => act(l)}>Pass</button>`)}
+                ${of("buy").map((l) => html`<button class=${`primary ${hintType === "buy" ? "hinted" : ""}`} id="buy" onClick=${() => act(l)}>Buy the ${pretty(top)}</button>`)}
+                ${of("call").map((l) => html`<button class=${`primary ${hintType === "call" ? "hinted" : ""}`} id="call" onClick=${() => act(l)}>Call the ${pretty(top)}</button>`)}
+                ${of("pass").map((l) => html`<button id="pass" class=${hintType === "pass" ? "hinted" : ""} onClick=${() => act(l)}>Pass</button>`)}
               </div>
             </div>` : null}
         </section>
@@ -648,7 +723,7 @@ export function TablePage({ tableId }) {
                 const fits = layoffs.filter((l) => l.action.meld === m.id);
                 const swapHere = swaps.filter((l) => l.action.meld === m.id);
                 return html`
-                <div class=${`meld ${fits.length ? "fits" : ""}`} data-meld=${m.id}
+                <div class=${`meld ${fits.length ? "fits" : ""} ${hintMeld === m.id ? "hinted" : ""}`} data-meld=${m.id}
                   onClick=${() => fits.length === 1 && act(fits[0])}
                   onDragOver=${(e) => e.preventDefault()} onDrop=${(e) => dropOnMeld(e, m.id)}>
                   <span class="meld-kind">${m.kind}</span>
@@ -706,7 +781,14 @@ export function TablePage({ tableId }) {
           ${!stage && (has("meld") || (myTurn && v.staged && v.staged.length)) ? html`<button class="primary" id="open-stage" onClick=${() => setStage({ melds: [], active: null })}>Lay down…</button>` : null}
           ${selCard && discardOf(selCard) && !stage ? html`<button class="primary" id="discard-selected" onClick=${() => act(discardOf(selCard))}>Discard the ${pretty(selCard)}</button>` : null}
           ${otherActs.map((l) => html`<button class="other-act" onClick=${() => act(l)}>${l.text}</button>`)}
+          ${hintsOn ? html`<button id="hint" class="hint-button" disabled=${!canHint} aria-keyshortcuts="h"
+            title=${legal.length ? "What would the strong bot play here? (key: h)" : "Hints are for your own decisions"}
+            onClick=${() => askHint.current && askHint.current()}>${hintLabel}</button>` : null}
         </div>
+        ${hintShown ? html`<div class="hint-box" id="hint-box" role="status" aria-live="polite">
+          <strong>Hint:</strong> <span id="hint-text">${hintShown.text}</span>
+          <button class="primary" id="play-hint" onClick=${() => act(hintEntry)} title=${hintEntry.text}>Play it</button>
+        </div>` : null}
         ${selCard && !stage && (layoffs.length || swaps.length) ? html`<p class="hint">${[
           layoffs.length ? `The highlighted melds take the ${pretty(selCard)}: click one (or drag the card onto it).` : "",
           swaps.length ? `The ${pretty(selCard)} may take the place of an outlined joker: click the joker to swap.` : "",
@@ -714,7 +796,7 @@ export function TablePage({ tableId }) {
         <div class="hand" id="hand" role="listbox" aria-label="your cards">
           ${order.map((o) => html`
             <div key=${o.key} role="option" tabindex="0" aria-selected=${sel === o.key}
-              class=${`hand-card ${sel === o.key ? "selected" : ""} ${inStage.has(o.key) ? "staged" : ""} ${discardOf(o.card) ? "can-discard" : ""}`}
+              class=${`hand-card ${sel === o.key ? "selected" : ""} ${inStage.has(o.key) ? "staged" : ""} ${discardOf(o.card) ? "can-discard" : ""} ${hinted.has(o.key) ? "hinted" : ""}`}
               data-card=${o.card} draggable="true"
               onClick=${() => clickCard(o.key)}
               onDblClick=${() => !stage && act(discardOf(o.card))}

@@ -56,6 +56,8 @@ export function eventText(ev, name) {
       return ev.out === null || ev.out === undefined
         ? `The deal ended (${ev.reason || "no one went out"}).`
         : `${who(ev.out)} went out. The deal is over.`;
+    case "level":
+      return `${who(ev.player)} completed level ${ev.completed}.`;
     case "game_over":
       return `Game over: ${(ev.winners || []).map(who).join(" and ")} won.`;
     default:

@@ -7,7 +7,7 @@ it can; else discard), nobody buys. An action's time is from sending ``act`` to 
 ``state`` of the next version on the same socket: the server's whole path (parse, engine, log
 committed to SQLite, four views built and sent). Prints one JSON object.
 
-    python benchmarks/server.py [--seconds 10] [--tables 1,50] [--think-ms 0]
+    python benchmarks/server.py [--seconds 10] [--tables 1,50] [--think-ms 0] [--compare CHECKOUT] [--rounds 1]
 
 ``server_actions_per_s`` is the number of actions all tables made per second; with
 ``--think-ms`` each seat waits about that long before each move (uniformly 0.5-1.5 times it): a
@@ -46,9 +46,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def choose(state: dict[str, Any]) -> str | None:
-    """The scripted choice of a seat, or None when it does not play now."""
-    view = state["view"]
+def choose(view: dict[str, Any] | None, state: dict[str, Any]) -> str | None:
+    """The scripted choice of a seat (its whole view, the last state), or None when it does not play now."""
     if view is None or view["is_over"] or view["current"] != view["player"] or not state["legal"]:
         return None
     legal = state["legal"]
@@ -107,6 +106,7 @@ class TableRun:
     async def seat(self, ws: Any, until: float) -> bool:
         """Play one seat until the game ends (True) or time is up (False)."""
         pending: tuple[int, float] | None = None
+        view: dict[str, Any] | None = None
         while True:
             remaining = until - time.perf_counter()
             if remaining <= 0:
@@ -124,9 +124,11 @@ class TableRun:
                 self.times.append((time.perf_counter() - pending[1]) * 1000)
                 self.actions += 1
                 pending = None
-            if msg["view"] is not None and msg["view"]["is_over"]:
+            # protocol 2: a state holds the view's changed keys (1: the whole view; merging works for both)
+            view = msg["view"] if msg["type"] == "hello" or view is None else view | msg["view"]
+            if view is not None and view["is_over"]:
                 return True
-            choice = choose(msg)
+            choice = choose(view, msg)
             if choice is not None and pending is None and time.perf_counter() < until:
                 if self.think:  # a person's pace: think times spread evenly around the mean
                     await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
@@ -134,27 +136,77 @@ class TableRun:
                 await ws.send(json.dumps({"type": "act", "version": msg["version"], "action": choice}))
 
 
-async def measure(base: str, tables: int, seconds: float, think: float) -> dict[str, float]:
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user + system) a process used so far, from /proc (None elsewhere)."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Sample:
+    """What one or more measurements of a server saw (pooled over rounds)."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.actions = 0
+        self.games = 0
+        self.elapsed = 0.0
+        self.server_cpu: float | None = 0.0
+        self.client_cpu = 0.0
+
+    def figures(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        if self.actions:  # this process: the scripted people reading and sending (not the server's work)
+            out["client_cpu_ms_per_action"] = round(self.client_cpu * 1000 / self.actions, 3)
+        if self.server_cpu is not None and self.actions:
+            # the server's CPU per action (starting the next games' tables included): what the load
+            # of other programs on the machine changes least
+            out["server_cpu_ms_per_action"] = round(self.server_cpu * 1000 / self.actions, 3)
+        return out | {
+            "server_actions_per_s": round(self.actions / self.elapsed, 1),
+            "server_action_ms_p50": round(percentile(self.times, 0.5), 2),
+            "server_action_ms_p99": round(percentile(self.times, 0.99), 2),
+            "server_action_ms_mean": round(statistics.fmean(self.times), 2),
+            "actions": self.actions,
+            "games_finished": self.games,
+        }
+
+
+async def measure(
+    base: str, tables: int, seconds: float, think: float, pid: int | None = None, into: Sample | None = None
+) -> Sample:
+    """``tables`` tables playing for ``seconds`` against the server at ``base`` (its process
+    ``pid``, for its CPU time), added to ``into``."""
+    sample = into if into is not None else Sample()
     runs = [TableRun(base, think, seed=i) for i in range(tables)]
-    limits = httpx.Limits(max_connections=64)
+    limits = httpx.Limits(max_connections=64, keepalive_expiry=2.0)  # before the server drops them (5 s)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         await asyncio.gather(*(r.prepare(http) for r in runs))
         start = time.perf_counter()
+        cpu = cpu_seconds(pid)
+        client_cpu = time.process_time()
         until = start + seconds
         await asyncio.gather(*(r.run(http, until) for r in runs))
-        elapsed = time.perf_counter() - start
-    times = [t for r in runs for t in r.times]
-    return {
-        "server_actions_per_s": round(sum(r.actions for r in runs) / elapsed, 1),
-        "server_action_ms_p50": round(percentile(times, 0.5), 2),
-        "server_action_ms_p99": round(percentile(times, 0.99), 2),
-        "server_action_ms_mean": round(statistics.fmean(times), 2),
-        "actions": sum(r.actions for r in runs),
-        "games_finished": sum(r.games for r in runs),
-    }
+        sample.elapsed += time.perf_counter() - start
+        cpu_end = cpu_seconds(pid)
+        sample.client_cpu += time.process_time() - client_cpu
+    sample.times += [t for r in runs for t in r.times]
+    sample.actions += sum(r.actions for r in runs)
+    sample.games += sum(r.games for r in runs)
+    if cpu is None or cpu_end is None or sample.server_cpu is None:
+        sample.server_cpu = None
+    else:
+        sample.server_cpu += cpu_end - cpu
+    return sample
 
 
-def start_server(folder: Path, port: int, synchronous: str) -> subprocess.Popen[bytes]:
+def start_server(folder: Path, port: int, synchronous: str, source: Path | None = None) -> subprocess.Popen[bytes]:
+    """``liverpool serve`` in a process of its own: this tree's, or (``source``) the one of another
+    checkout's ``src`` (the same venv, its package first on the path)."""
     cmd = [
         sys.executable,
         "-c",
@@ -168,6 +220,10 @@ def start_server(folder: Path, port: int, synchronous: str) -> subprocess.Popen[
         synchronous,
         "--bot-delay",
         "0",
+        # a measurement's tables are left unfinished when its time is up: no stand-in bot may go
+        # on playing them (all-out, after the grace period) while the next ones are measured
+        "--grace",
+        "86400",
         "--rate",
         "100000",
         "--rest-rate",
@@ -175,7 +231,10 @@ def start_server(folder: Path, port: int, synchronous: str) -> subprocess.Popen[
         "--log-level",
         "warning",
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    env = os.environ | {"PYTHONUNBUFFERED": "1"}
+    if source is not None:
+        env["PYTHONPATH"] = str(source / "src")
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env)
     for _ in range(300):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1).status_code == 200:
@@ -187,6 +246,11 @@ def start_server(folder: Path, port: int, synchronous: str) -> subprocess.Popen[
     raise RuntimeError("the server did not start")
 
 
+def _ratios(new: dict[str, float], old: dict[str, float]) -> dict[str, float]:
+    """This tree's figures over the other's (below 1 is faster for times, above 1 for actions/s)."""
+    return {k: round(new[k] / old[k], 3) for k in new if k.startswith("server_") and old.get(k)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per measurement")
@@ -194,19 +258,67 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think-ms", type=float, default=0.0, help="each seat waits this long before its move")
     parser.add_argument("--synchronous", default="normal", choices=("normal", "full"))
     parser.add_argument("--url", default=None, help="measure a server already running there (e.g. under a profiler)")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        metavar="CHECKOUT",
+        help="also measure the server of another checkout (e.g. a git worktree of main) in the same run: "
+        "for each table count, that one's figures then this tree's, and the ratios this/that",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measurements per table count and server, pooled (with --compare the two servers take "
+        "turns, the first one alternating), against the load of other programs that comes and goes",
+    )
     args = parser.parse_args(argv)
     out: dict[str, Any] = {"seconds": args.seconds, "think_ms": args.think_ms, "synchronous": args.synchronous}
+    if args.compare is not None:
+        if not (args.compare / "src" / "liverpool").is_dir():
+            parser.error(f"--compare: no src/liverpool in {args.compare}")
+        out["compare"] = str(args.compare)
     with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        proc = start_server(Path(folder), port, args.synchronous) if args.url is None else None
+        servers: dict[str, str] = {}
+        pids: dict[str, int] = {}
+        procs = []
         try:
-            base = args.url or f"http://127.0.0.1:{port}"
-            asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
+            if args.url is not None:
+                servers["this"] = args.url
+            else:
+                port = free_port()
+                (Path(folder) / "this").mkdir()
+                procs.append(start_server(Path(folder) / "this", port, args.synchronous))
+                servers["this"] = f"http://127.0.0.1:{port}"
+                pids["this"] = procs[-1].pid
+            if args.compare is not None:
+                port = free_port()
+                (Path(folder) / "other").mkdir()
+                procs.append(start_server(Path(folder) / "other", port, args.synchronous, args.compare))
+                servers["other"] = f"http://127.0.0.1:{port}"
+                pids["other"] = procs[-1].pid
+            for base in servers.values():
+                asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
+            out["rounds"] = args.rounds
             for count in (int(n) for n in args.tables.split(",")):
-                figures = asyncio.run(measure(base, count, args.seconds, args.think_ms / 1000))
+                samples = {name: Sample() for name in servers}
+                for r in range(args.rounds):
+                    order = list(servers) if r % 2 else list(reversed(servers))  # "other" first in round 0
+                    for name in order:
+                        asyncio.run(
+                            measure(
+                                servers[name], count, args.seconds, args.think_ms / 1000, pids.get(name), samples[name]
+                            )
+                        )
+                figures = samples["this"].figures()
                 out[f"tables_{count}"] = figures
+                if "other" in samples:
+                    other = samples["other"].figures()
+                    out[f"compare_tables_{count}"] = other
+                    out[f"ratio_tables_{count}"] = _ratios(figures, other)
         finally:
-            if proc is not None:
+            for proc in procs:
                 proc.terminate()
                 proc.wait(timeout=30)
     print(json.dumps(out, indent=2))

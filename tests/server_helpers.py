@@ -58,14 +58,31 @@ def normal(data: Any) -> Any:
     return json.loads(json.dumps(data))
 
 
+def rebuild(view: Msg | None, log: list[Msg], msg: Msg) -> tuple[Msg | None, list[Msg]]:
+    """A client's side of protocol 2 (docs/protocol.md): the seat's whole view and the event log
+    after ``msg``, from those after the messages before it. ``hello`` brings the whole view and
+    every event so far; a ``state`` the view's changed keys (merged in) and the new events, this
+    deal's events being the log from ``deal_events_from`` on."""
+    if msg["type"] == "hello":
+        return (None if msg["view"] is None else dict(msg["view"])), list(msg["events"])
+    log = log + msg["events"]
+    whole = dict(view or {}) | msg["view"]
+    whole["events"] = log[msg["deal_events_from"] :]
+    return whole, log
+
+
 class Sock:
-    """A test socket: every message received is kept; ``state`` is the last hello/state."""
+    """A test socket: every message received is kept as sent (``log``); ``recv`` answers the
+    ``hello``/``state`` messages with the whole view rebuilt from the deltas (:func:`rebuild`);
+    ``state`` is the last such message."""
 
     def __init__(self, ws: WebSocketTestSession, seat: int) -> None:
         self.ws = ws
         self.seat = seat
         self.log: list[Msg] = []
         self.state: Msg | None = None
+        self.view: Msg | None = None
+        self.events: list[Msg] = []
 
     def recv(self, timeout: float = 30.0) -> Msg:
         stream = self.ws._send_rx
@@ -81,6 +98,8 @@ class Sock:
             msg = json.loads(message["text"])
         self.log.append(msg)
         if msg["type"] in ("hello", "state"):
+            self.view, self.events = rebuild(self.view, self.events, msg)
+            msg = msg | {"view": self.view}
             self.state = msg
         return msg
 
@@ -141,7 +160,7 @@ class Harness:
         self.socks = [connect(client, self.table_id, t, i, stack) for i, t in enumerate(self.tokens)]
         for s in self.socks:
             hello = s.expect("hello")
-            assert hello["view"] is None and hello["protocol"] == 1
+            assert hello["view"] is None and hello["protocol"] == 2
         started = client.post(f"/api/tables/{self.table_id}/start", headers={"X-Seat-Token": self.tokens[0]})
         assert started.status_code == 200, started.text
         from liverpool.rules import RuleSet
@@ -262,6 +281,7 @@ __all__ = [
     "find_coverage_seed",
     "normal",
     "policy",
+    "rebuild",
     "running",
     "seeds_from",
     "server_settings",

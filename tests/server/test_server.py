@@ -143,7 +143,7 @@ def test_quickplay_starts_a_table_against_three_bots(tmp_path: Path) -> None:
         assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
         ana = connect(client, r["table_id"], r["token"], 0, stack)
         hello = ana.expect("hello")
-        assert hello["protocol"] == 1 and hello["seat"] == 0 and hello["view"]["player"] == 0
+        assert hello["protocol"] == 2 and hello["seat"] == 0 and hello["view"]["player"] == 0
         assert hello["table"]["seats"][0]["connected"] is True
 
 
@@ -452,7 +452,7 @@ def test_the_store_is_sqlite_in_wal_mode_with_the_migrations_applied(tmp_path: P
         time.sleep(0)
     db = sqlite3.connect(tmp_path / "liverpool.db")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0002"
+    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0003"
     assert db.execute("SELECT count(*) FROM tables").fetchone()[0] == 1
     assert db.execute("SELECT count(*) FROM actions").fetchone()[0] > 0
     hashes = [row[0] for row in db.execute("SELECT token_hash FROM seats WHERE token_hash IS NOT NULL")]

@@ -16,7 +16,18 @@ from liverpool import Game
 from liverpool.actions import action_from_dict
 from liverpool.bots import get
 from liverpool.driver import play_game
-from server_helpers import WANTED, Harness, Sock, connect, coverage_bots, normal, policy, running, server_settings
+from server_helpers import (
+    WANTED,
+    Harness,
+    Sock,
+    connect,
+    coverage_bots,
+    normal,
+    policy,
+    rebuild,
+    running,
+    server_settings,
+)
 
 
 def test_a_restart_in_the_middle_of_a_game_loses_nothing(tmp_path: Path) -> None:
@@ -84,9 +95,13 @@ def test_no_seat_is_ever_sent_what_it_cannot_know(tmp_path: Path, seed: int) -> 
 
 
 def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed: int) -> None:
+    """Every message as sent (``hello``: the whole view; ``state``: the view's changed keys and
+    the new events) holds only what this seat's view at that version holds, and a client
+    rebuilding the view from them (``rebuild``) has exactly that view after each one."""
     seat = sock.seat
     sent_events: list[Any] = []
-    states = 0
+    view: dict[str, Any] | None = None
+    states = deltas = 0
     for msg in sock.log:
         text = json.dumps(msg)
         assert str(seed) not in text or (games[-1].is_over and msg["type"] == "never")
@@ -95,21 +110,6 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
         if msg["type"] in ("lobby", "table"):
             assert set(msg["table"]) >= {"seats", "status"} and "hand" not in text
             continue
-        if msg["view"] is None:
-            assert msg["legal"] == [] and msg["events"] == []
-            continue
-        states += 1
-        game = games[msg["version"]]
-        assert msg["view"] == normal(game.view(seat))
-        assert [e["action"] for e in msg["legal"]] == normal([a.to_dict() for a in game.legal_actions(seat)])
-        assert all(e["action"]["player"] == seat for e in msg["legal"])
-        public = normal(game.events)
-        if msg["type"] == "hello":
-            assert msg["events"] == public
-            sent_events = list(msg["events"])
-        else:
-            sent_events += msg["events"]
-            assert sent_events == public[: len(sent_events)]
         assert set(msg) <= {
             "type",
             "protocol",
@@ -118,12 +118,39 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
             "view",
             "legal",
             "events",
+            "deal_events_from",
             "table",
             "last",
             "buy_deadline",
             "hints_left",
         }
-    assert states > 100
+        if msg["view"] is None:
+            assert msg["type"] == "hello" and msg["legal"] == [] and msg["events"] == []
+            continue
+        states += 1
+        game = games[msg["version"]]
+        whole = normal(game.view(seat))
+        public = normal(game.events)
+        if msg["type"] == "hello":
+            assert msg["view"] == whole
+            assert msg["events"] == public
+        else:
+            # the delta: only keys of this seat's view, each with the view's value, and exactly
+            # those that changed since the view this socket had (the deal's events: never)
+            before = view or {}
+            assert "events" not in msg["view"]
+            assert all(msg["view"][k] == whole[k] for k in msg["view"])
+            changed = {k for k in whole if k != "events" and (k not in before or before[k] != whole[k])}
+            assert set(msg["view"]) == changed
+            assert before == {} or "rules" not in msg["view"]
+            deltas += 1
+            assert sent_events + msg["events"] == public
+        view, sent_events = rebuild(view, sent_events, msg)
+        assert view == whole
+        assert view is not None and view == whole
+        assert [e["action"] for e in msg["legal"]] == normal([a.to_dict() for a in game.legal_actions(seat)])
+        assert all(e["action"]["player"] == seat for e in msg["legal"])
+    assert states > 100 and deltas > 100
     assert sent_events == normal(games[-1].events)
 
 

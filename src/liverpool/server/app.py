@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             count = await lobby.rebuild()
             if count:
                 log.info("rebuilt %d unfinished table(s) from the store", count)
+        lobby.start()
         try:
             yield
         finally:
@@ -205,18 +207,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def table_info(table_id: str) -> dict[str, Any]:
         """The table: rules, seats (names, bots, who is connected), status."""
-        return lobby().table(table_id).info()
+        return (await lobby().get(table_id)).info()
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take the first free person's seat: its token (409 when the table is full or started)."""
-        seat, token = await lobby().table(table_id).join(body.name)
+        seat, token = await (await lobby().get(table_id)).join(body.name)
         return seat_answer(request, table_id, seat, token)
 
     @app.post("/api/tables/{table_id}/start", tags=["tables"])
     async def start(table_id: str, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
         """Start the game (the creator's token); free person's seats are given to bots."""
-        table = lobby().table(table_id)
+        table = await lobby().get(table_id)
         await table.start(x_seat_token)
         return table.info()
 
@@ -225,7 +227,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """A new game with the same seats (made once); the caller's new token. Other people get
         theirs in a ``rematch`` message on their socket (or by calling this too)."""
         lob = lobby()
-        new, seat, token = await lob.rematch(lob.table(table_id), x_seat_token)
+        new, seat, token = await lob.rematch(await lob.get(table_id), x_seat_token)
         return seat_answer(request, new.id, seat, token)
 
     @app.get("/api/tables/{table_id}/record", tags=["records"])
@@ -267,7 +269,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await refuse("bad_origin", f"origin {origin} is not allowed", 4403)
             return
         lob = state.get("lobby")
-        table = lob.tables.get(table_id) if lob is not None else None
+        table = None
+        if lob is not None:
+            with contextlib.suppress(LobbyError):
+                table = await lob.get(table_id)  # a finished table out of memory comes back from the store
         if table is None:
             await refuse("no_table", f"no table {table_id!r}", 4404)
             return

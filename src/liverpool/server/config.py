@@ -72,6 +72,9 @@ class Settings:
     review_jobs: int = 2
     """Processes one review is split over, from its review worker (``review(..., jobs=)``: the same
     review, sooner on several cores; 1: the worker alone; with ``review_workers`` 0 always 1)."""
+    evict_after: float = 600.0
+    """Seconds a finished table stays in memory once nobody is connected to it; it stays in the
+    store (record, history, replay, review), and comes back into memory when asked for."""
     warm_hints: bool = True
     """Start the hint worker when a table with hints starts (not at the first hint: a process
     takes a second or more to start)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import inspect
@@ -138,6 +139,8 @@ class Lobby:
         self.review_workers = Workers(settings.review_workers, "reviews")
         self._reviewing: dict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = {}
         self.reviews_computed = 0
+        self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -225,7 +228,12 @@ class Lobby:
         return table, token
 
     async def rematch(self, table: Table, token: str | None) -> tuple[Table, int, str]:
-        """The rematch of a finished table (made once; every person of it gets a new token)."""
+        """The rematch of a finished table (made once; every person of it gets a new token).
+
+        The rematch and the SHA-256 of each person's new token are kept in the store, so the
+        offer survives a restart (and the table leaving memory): a person asking with their old
+        token then gets a new token for their seat at the rematch (the plain token handed out
+        before is known to nobody but its holder; the new one replaces it)."""
         seat = table.seat_for_token(token)
         if seat is None or seat.kind != "human":
             raise LobbyError(403, "a person's seat token of this table is needed (header X-Seat-Token)")
@@ -256,64 +264,126 @@ class Lobby:
                         await self.store.update_seat(new.id, s.index, name=s.name, token_hash=hash_token(t))
                         ns.name, ns.token_hash = s.name, hash_token(t)
                         ns.disconnected_at = asyncio.get_running_loop().time()
+                await self.store.save_rematch(table.id, new.id, {i: hash_token(t) for i, t in tokens.items()})
                 table.rematch_id = new.id
                 table.rematch_tokens = tokens
                 for s in table.seats:
                     if s.conn is not None and s.index in tokens:
                         s.conn.send({"type": "rematch", "table_id": new.id, "token": tokens[s.index]})
                 await new.start(first)
-        new_table = self.table(table.rematch_id)
-        return new_table, seat.index, table.rematch_tokens[seat.index]
+            rematch_id = table.rematch_id
+            given = table.rematch_tokens.get(seat.index)
+        new_table = await self.get(rematch_id)
+        if given is None:  # handed out before a restart (or before the table left memory): a new one
+            given = new_token()
+            async with new_table.lock:
+                await self.store.update_seat(new_table.id, seat.index, token_hash=hash_token(given))
+                await self.store.save_rematch(table.id, new_table.id, {seat.index: hash_token(given)})
+                new_table.seats[seat.index].token_hash = hash_token(given)
+            table.rematch_tokens[seat.index] = given
+        return new_table, seat.index, given
 
     async def rebuild(self) -> int:
         """Load every unfinished table of the store; games go on from their logs. The count."""
         count = 0
         for table_id in await self.store.unfinished():
-            loaded = await self.store.load_table(table_id)
-            if loaded is None:
-                continue
-            row, seat_rows, actions = loaded
-            try:
-                rules = RuleSet.from_dict(row["rules"])
-                seats = [
-                    Seat(
-                        s["seat"],
-                        s["kind"],
-                        bot=s["bot"],
-                        name=s["name"],
-                        token_hash=s["token_hash"],
-                        hints_deal=s["hints_deal"],
-                        hints_used=s["hints_used"] or 0,
-                    )
-                    for s in seat_rows
-                ]
-                table = Table(
-                    self,
-                    table_id,
-                    row["players"],
-                    row["preset"],
-                    row["options"],
-                    rules,
-                    seats,
-                    row["timer"],
-                    row["bot_delay"] if row["bot_delay"] is not None else self.settings.bot_delay,
-                    row["created_at"],
-                    row["rematch_of"],
-                    hints=hints_from_store(row["hints"]),
-                )
-                now = asyncio.get_running_loop().time()
-                for s in seats:
-                    if s.kind == "human":
-                        s.disconnected_at = now
-                if row["status"] == "playing":
-                    record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": actions}
-                    table.restore(Game.from_record(record))
-            except Exception:
-                log.exception("table %s: cannot rebuild it from the store; left out", table_id)
-                continue
-            self.tables[table_id] = table
-            count += 1
+            if await self._load(table_id) is not None:
+                count += 1
         return count
+
+    async def get(self, table_id: str) -> Table:
+        """A table by id: in memory, or a finished one evicted from memory (or from before a
+        restart) loaded again from the store. LobbyError 404 when there is none."""
+        table = self.tables.get(table_id)
+        if table is None:
+            async with self._loading:  # one load of a table at a time
+                table = self.tables.get(table_id)
+                if table is None:
+                    table = await self._load(table_id)
+        if table is None:
+            raise LobbyError(404, f"no table {table_id!r}")
+        return table
+
+    async def _load(self, table_id: str) -> Table | None:
+        """A table of the store put in memory (waiting, playing, or finished), or None."""
+        loaded = await self.store.load_table(table_id)
+        if loaded is None:
+            return None
+        row, seat_rows, actions = loaded
+        try:
+            rules = RuleSet.from_dict(row["rules"])
+            seats = [
+                Seat(
+                    s["seat"],
+                    s["kind"],
+                    bot=s["bot"],
+                    name=s["name"],
+                    token_hash=s["token_hash"],
+                    hints_deal=s["hints_deal"],
+                    hints_used=s["hints_used"] or 0,
+                )
+                for s in seat_rows
+            ]
+            table = Table(
+                self,
+                table_id,
+                row["players"],
+                row["preset"],
+                row["options"],
+                rules,
+                seats,
+                row["timer"],
+                row["bot_delay"] if row["bot_delay"] is not None else self.settings.bot_delay,
+                row["created_at"],
+                row["rematch_of"],
+                hints=hints_from_store(row["hints"]),
+            )
+            now = asyncio.get_running_loop().time()
+            for s in seats:
+                if s.kind == "human":
+                    s.disconnected_at = now
+            if row["status"] in ("playing", "over"):
+                record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": actions}
+                table.restore(Game.from_record(record))
+            if row["status"] == "over":
+                found = await self.store.load_rematch(table_id)
+                if found is not None:
+                    table.rematch_id = found[0]
+        except Exception:
+            log.exception("table %s: cannot rebuild it from the store; left out", table_id)
+            return None
+        self.tables[table_id] = table
+        return table
+
+    # ------------------------------------------------------------------ finished tables leave memory
+    def start(self) -> None:
+        """Start the sweeper that evicts finished tables nobody looks at (``Settings.evict_after``)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_loop(), name="liverpool-lobby-sweeper")
+
+    async def _sweep_loop(self) -> None:
+        every = min(60.0, max(0.05, self.settings.evict_after / 2))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:  # the sweeper must go on
+                log.exception("evicting finished tables failed")
+
+    async def sweep(self) -> list[str]:
+        """Evict the finished tables with no socket for ``evict_after`` seconds: they stay in the
+        store (record, history, replay, review read it; :meth:`get` loads one again). Their ids."""
+        now = asyncio.get_running_loop().time()
+        gone = []
+        for table_id, table in list(self.tables.items()):
+            if table.idle_over(now, self.settings.evict_after) and not table.lock.locked():
+                await table.stop()
+                if self.tables.get(table_id) is table:
+                    del self.tables[table_id]
+                    gone.append(table_id)
+        if gone:
+            log.info("evicted %d finished table(s) from memory", len(gone))
+        return gone
 
     async def record(self, table_id: str) -> dict[str, Any]:
         """The full record of a finished game: the engine's record, names, final scores, every
@@ -391,6 +461,11 @@ class Lobby:
         return result
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for table in self.tables.values():
             await table.stop()
         self.hint_workers.close()

@@ -35,7 +35,7 @@ __all__ = [
     "parse_client_message",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 64 * 1024
 """The largest client message (WebSocket text or REST body) the server reads."""
 

@@ -119,6 +119,19 @@ def _dumps(msg: dict[str, Any]) -> str:
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
 
+_MISSING = object()
+
+
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """The parts of a moment's messages every seat gets alike: the table's info (JSON), the
+    last move in words, the buy deadline."""
+
+    info: str
+    last: dict[str, Any] | None
+    buy_deadline: int | None
+
+
 class Connection:
     """One seat's socket: a queue of outgoing texts (sent by a writer task in order) and the
     per-socket bookkeeping: events already sent, the legal list last sent, the rate limit."""
@@ -127,7 +140,9 @@ class Connection:
         self.ws = ws
         self.seat = seat
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.event_index = 0
+        self.event_index = 0  # the public events sent so far (hello's and the states')
+        self.last_view: dict[str, Any] | None = None  # the view as the last hello/state left it
+        self.last_table: str | None = None  # the JSON of the table's info last sent
         self.sent: dict[int, list[Action]] = {}  # the legal lists last sent, by version (a few)
         self.close_reason: str | None = None
         self.close_code = 1000
@@ -235,6 +250,7 @@ class Table:
         self.rematch_id: str | None = None
         self.rematch_tokens: dict[int, str] = {}
         self.actions_applied = 0
+        self.touched = loop_time  # the last time a socket left or the game ended (eviction counts from it)
         self._events_json: list[str] = []
         self._rules_json: str | None = None
 
@@ -270,6 +286,10 @@ class Table:
             "rematch": self.rematch_id,
             "rematch_of": self.rematch_of,
         }
+
+    def idle_over(self, now: float, after: float) -> bool:
+        """True when this table is finished and nobody was connected to it for ``after`` seconds."""
+        return self.status == "over" and all(s.conn is None for s in self.seats) and now - self.touched >= after
 
     def seat_for_token(self, token: str | None) -> Seat | None:
         """The seat whose token this is (compared in constant time), or None."""
@@ -328,7 +348,7 @@ class Table:
         self._rules_json = None
         self.status = "over" if game.is_over else "playing"
         now = asyncio.get_running_loop().time()
-        self._changed_at = self._decision_at = self._window_at = now
+        self._changed_at = self._decision_at = self._window_at = self.touched = now
         self._stable_from = game.version
         for s in self.seats:
             if s.kind == "bot":
@@ -402,68 +422,89 @@ class Table:
             enc.extend(map(_dumps, g.events[len(enc) :]))
         return enc
 
-    def _state(self, conn: Connection, kind: str = "state") -> str:
+    def _shared(self) -> _Shared:
+        """What every seat's message of this moment holds alike, computed once per broadcast."""
+        return _Shared(_dumps(self.info()), self._last, self._buy_deadline())
+
+    def _state(self, conn: Connection, kind: str = "state", shared: _Shared | None = None) -> str:
         """The ``hello`` or ``state`` message for ``conn``'s seat, as JSON text.
 
-        The view is ``Game.view(seat)``; its public parts common to every seat (the rules, this
-        deal's events) are spliced in from JSON encoded once, not once per seat and message."""
+        ``hello`` holds the whole view (``Game.view(seat)``) and every public event so far. A
+        ``state`` holds what changed since the last message to this socket: the keys of the view
+        whose values differ from the view it was sent last (all of them when it was sent none;
+        never ``events``, which the client rebuilds from the event log and ``deal_events_from``),
+        the public events since then, and the table's info only when it changed. The JSON of the
+        parts every seat shares (the events, the rules, the table's info) is encoded once."""
         g = self.game
-        info = self.info()
+        if shared is None:
+            shared = self._shared()
         head: dict[str, Any] = {"type": kind}
         if kind == "hello":
             head |= {"protocol": PROTOCOL_VERSION, "seat": conn.seat}
+        hints_left = self.hints_left(self.seats[conn.seat])
         if g is None:
-            return _dumps(
-                head
-                | {
-                    "table": info,
-                    "version": None,
-                    "view": None,
-                    "legal": [],
-                    "events": [],
-                    "last": None,
-                    "buy_deadline": None,
-                    "hints_left": self.hints_left(self.seats[conn.seat]),
-                }
-            )
+            conn.last_view = None
+            conn.last_table = shared.info
+            conn.event_index = 0
+            tail: dict[str, Any] = {
+                "version": None,
+                "view": None,
+                "legal": [],
+                "events": [],
+                "deal_events_from": None,
+                "last": None,
+                "buy_deadline": None,
+                "hints_left": hints_left,
+            }
+            return _dumps(head)[:-1] + ',"table":' + shared.info + "," + _dumps(tail)[1:]
         enc = self._encoded_events()
         view = g.view(conn.seat)
         deal_events = len(view.pop("events"))
-        rules = view.pop("rules")
-        if self._rules_json is None:
-            self._rules_json = _dumps(rules)
-        view_text = (
-            _dumps(view)[:-1]
-            + ',"rules":'
-            + self._rules_json
-            + ',"events":['
-            + ",".join(enc[len(enc) - deal_events :])
-            + "]}"
-        )
-        start = 0 if kind == "hello" else conn.event_index
-        events_text = "[" + ",".join(enc[start:]) + "]"
+        deal_from = len(enc) - deal_events
+        if kind == "hello":
+            rules = view.pop("rules")
+            if self._rules_json is None:
+                self._rules_json = _dumps(rules)
+            view_text = (
+                _dumps(view)[:-1] + ',"rules":' + self._rules_json + ',"events":[' + ",".join(enc[deal_from:]) + "]}"
+            )
+            view["rules"] = rules
+            start = 0
+        else:
+            last = conn.last_view
+            changed = view if last is None else {k: v for k, v in view.items() if last.get(k, _MISSING) != v}
+            view_text = _dumps(changed)
+            start = conn.event_index
+        conn.last_view = view
         conn.event_index = len(enc)
         head["version"] = g.version
-        tail = {
+        text = _dumps(head)[:-1] + ',"view":' + view_text + ',"events":[' + ",".join(enc[start:]) + "]"
+        if kind == "hello" or shared.info != conn.last_table:
+            text += ',"table":' + shared.info
+            conn.last_table = shared.info
+        rest: dict[str, Any] = {
             "legal": self._legal_entries(conn, view),
-            "table": info,
-            "last": self._last,
-            "buy_deadline": self._buy_deadline(),
-            "hints_left": self.hints_left(self.seats[conn.seat]),
+            "deal_events_from": deal_from,
+            "last": shared.last,
+            "buy_deadline": shared.buy_deadline,
+            "hints_left": hints_left,
         }
-        return _dumps(head)[:-1] + ',"view":' + view_text + ',"events":' + events_text + "," + _dumps(tail)[1:]
+        return text + "," + _dumps(rest)[1:]
 
     def _broadcast(self) -> None:
+        shared = self._shared()
         for s in self.seats:
             if s.conn is not None:
-                s.conn.send(self._state(s.conn))
+                s.conn.send(self._state(s.conn, shared=shared))
 
     def _notify_seats(self) -> None:
         """Tell every socket the seats changed (``lobby`` before the start, ``table`` after)."""
-        msg = {"type": "lobby" if self.status == "waiting" else "table", "table": self.info()}
+        info = _dumps(self.info())
+        text = '{"type":"' + ("lobby" if self.status == "waiting" else "table") + '","table":' + info + "}"
         for s in self.seats:
             if s.conn is not None:
-                s.conn.send(msg)
+                s.conn.send(text)
+                s.conn.last_table = info
 
     # ------------------------------------------------------------------ sockets
     async def connect(self, ws: WebSocket | None, seat: Seat) -> Connection:
@@ -486,7 +527,7 @@ class Table:
             seat = self.seats[conn.seat]
             if seat.conn is conn:
                 seat.conn = None
-                seat.disconnected_at = asyncio.get_running_loop().time()
+                seat.disconnected_at = self.touched = asyncio.get_running_loop().time()
                 self._notify_seats()
         self.wake.set()
 
@@ -719,6 +760,7 @@ class Table:
         self._last = {"seat": action.player, "text": text or f"{names[action.player]} played"}
         if g.is_over:
             self.status = "over"
+            self.touched = now
             await self.store.update_table(
                 self.id, status="over", finished_at=time.time(), scores=g.scores, winners=g.winners
             )

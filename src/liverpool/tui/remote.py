@@ -3,7 +3,9 @@
 The same WebSocket protocol as the browser (docs/protocol.md): the app draws the last ``state`` the
 server sent (the seat's own view), offers only the legal actions listed in it, and answers with
 ``act`` (the chosen action's id and the version). Nothing here knows a rule. A dropped socket is
-reconnected with back-off; the server's ``hello`` restores everything.
+reconnected with back-off; the server's ``hello`` restores everything. A ``state`` (protocol 2)
+holds only what changed since the last message: :func:`merge_state` keeps the whole view and the
+event log from them.
 
 >>> parse_connect_url("http://127.0.0.1:8000/?join=Z3Y87fdj")
 ('http://127.0.0.1:8000', 'Z3Y87fdj')
@@ -29,7 +31,7 @@ from ..cards import Card, parse_cards
 from ..errors import IllegalAction
 from ..rules import RuleSet
 
-__all__ = ["RemoteGame", "RemoteSession", "join_table", "parse_connect_url"]
+__all__ = ["RemoteGame", "RemoteSession", "join_table", "merge_state", "parse_connect_url"]
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)
 FATAL_CLOSE = {
@@ -90,6 +92,30 @@ def join_table(base: str, table_id: str, name: str) -> tuple[int, str]:
 def table_info(base: str, table_id: str) -> dict[str, Any]:
     """``GET /api/tables/{id}`` (ValueError when there is no such table or no server)."""
     return _request("GET", f"{base}/api/tables/{quote(table_id)}")
+
+
+def merge_state(
+    view: dict[str, Any] | None, log: list[dict[str, Any]], message: dict[str, Any]
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The seat's whole view and the game's public event log after a ``hello`` or ``state``
+    (protocol 2), from those after the messages before it. ``hello`` holds the whole view and every
+    event so far; a ``state`` the view's keys that changed (merged in) and the new events; this
+    deal's events (``view["events"]``) are the log from ``deal_events_from`` on.
+
+    >>> view, log = merge_state(None, [], {"type": "hello", "view": {"phase": "draw", "hand": ["AS"],
+    ...     "events": [{"type": "deal"}]}, "events": [{"type": "cut"}, {"type": "deal"}]})
+    >>> view, log = merge_state(view, log, {"type": "state", "view": {"phase": "play"},
+    ...     "events": [{"type": "draw_stock"}], "deal_events_from": 1})
+    >>> view["phase"], view["hand"], [e["type"] for e in view["events"]], len(log)
+    ('play', ['AS'], ['deal', 'draw_stock'], 3)
+    """
+    if message.get("type") == "hello":
+        whole = message.get("view")
+        return (dict(whole) if isinstance(whole, dict) else None), list(message.get("events") or [])
+    log = log + list(message.get("events") or [])
+    merged = dict(view or {}) | dict(message.get("view") or {})
+    merged["events"] = log[int(message.get("deal_events_from") or 0) :]
+    return merged, log
 
 
 class RemoteGame:
@@ -179,6 +205,8 @@ class RemoteSession:
     _outbox: asyncio.Queue[str] | None = None
     backoff: tuple[float, ...] = BACKOFF
     previous_hand: list[Card] = field(default_factory=list)
+    _view: dict[str, Any] | None = None  # the whole view, rebuilt from hello and the states
+    _log: list[dict[str, Any]] = field(default_factory=list)  # every public event so far
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -284,7 +312,8 @@ class RemoteSession:
                 self.human = int(message["seat"])
             if isinstance(message.get("table"), dict):
                 self.update_table(message["table"])
-            view = message.get("view")
+            self._view, self._log = merge_state(self._view, self._log, message)
+            view = self._view
             if view is not None:
                 self.previous_hand = self._game.hand(self.human) if self._game is not None else []
                 self.version = int(message["version"])

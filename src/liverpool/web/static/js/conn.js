@@ -1,5 +1,14 @@
 // One WebSocket per seat, reconnecting with back-off; every (re)connect is answered by `hello`,
 // which restores the whole table.
+//
+// Protocol 2 (docs/protocol.md): `hello` holds the seat's whole view and every public event so
+// far; a `state` only what changed since the last message (the view's changed keys, the new
+// events, the table's info when it changed). The connection keeps the whole view and the event
+// log, and hands the page every `hello`/`state` with the whole view rebuilt (`view.events`: this
+// deal's events, the log from `deal_events_from` on) and the table's info, so the page never
+// sees a delta. States that come faster than the screen is drawn (bots at full speed) reach the
+// page once per frame, as one state with all their events: the page draws each frame once
+// instead of falling behind; other messages keep their order after the states before them.
 // No point in trying again: a wrong token, an unknown table, a refused origin, or this seat
 // opened in another window (4000: "replaced by a newer connection"; the page offers to take it back).
 const FINAL_ERRORS = new Set(["bad_token", "no_table", "bad_origin"]);
@@ -15,6 +24,55 @@ export class Conn {
     this.ws = null;
     this.stopped = false;
     this.timer = null;
+    this.view = null; // the seat's whole view, as the last hello/state left it
+    this.log = []; // every public event so far (hello's, then each state's)
+    this.table = null; // the table's info as last sent
+    this.pending = null; // a rebuilt state not yet handed to the page (this frame's states)
+    this.frame = null; // the scheduled hand-over of `pending`
+  }
+
+  /** Hand a message to the page: states once per frame (merged), anything else at once. */
+  deliver(msg) {
+    const m = this.rebuild(msg);
+    if (m.type === "state") {
+      this.pending = this.pending ? { ...m, events: this.pending.events.concat(m.events || []) } : { ...m, events: m.events || [] };
+      if (!this.frame) {
+        const flush = () => this.flush();
+        // a hidden tab draws no frames: the timer hands the states over all the same
+        this.frame = { raf: requestAnimationFrame(flush), timer: setTimeout(flush, 100) };
+      }
+      return;
+    }
+    this.flush();
+    this.onMessage(m);
+  }
+
+  flush() {
+    if (this.frame) {
+      cancelAnimationFrame(this.frame.raf);
+      clearTimeout(this.frame.timer);
+      this.frame = null;
+    }
+    const p = this.pending;
+    this.pending = null;
+    if (p) this.onMessage(p);
+  }
+
+  /** The message with the whole view (a `state` merged into the view kept), for the page. */
+  rebuild(msg) {
+    if (msg.table) this.table = msg.table;
+    if (msg.type === "hello") {
+      this.view = msg.view;
+      this.log = msg.events || [];
+      return msg;
+    }
+    if (msg.type !== "state") return msg;
+    const events = msg.events || [];
+    if (events.length) this.log = this.log.concat(events);
+    const view = { ...(this.view || {}), ...(msg.view || {}) };
+    view.events = this.log.slice(msg.deal_events_from ?? 0);
+    this.view = view;
+    return { ...msg, view, table: this.table };
   }
 
   url() {
@@ -39,7 +97,7 @@ export class Conn {
         return;
       }
       if (msg.type === "error" && FINAL_ERRORS.has(msg.code)) this.stopped = true;
-      this.onMessage(msg);
+      this.deliver(msg);
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
@@ -74,6 +132,12 @@ export class Conn {
   close() {
     this.stopped = true;
     clearTimeout(this.timer);
+    if (this.frame) {
+      cancelAnimationFrame(this.frame.raf);
+      clearTimeout(this.frame.timer);
+      this.frame = null;
+    }
+    this.pending = null;
     if (this.ws) this.ws.close();
     this.ws = null;
   }

@@ -94,11 +94,18 @@ class FrozenList(list[Any]):
 
 def freeze(value: Any) -> Any:
     """``value`` with every dict and list in it made read-only (strings and numbers as they are)."""
+    if isinstance(value, _ATOMS):  # the commonest: a card's name, a seat, a score
+        return value
     if isinstance(value, dict):
         return FrozenDict({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
-        return FrozenList(freeze(v) for v in value)
+        if all(isinstance(v, _ATOMS) for v in value):  # a list of cards' names or of scores
+            return FrozenList(value)
+        return FrozenList(map(freeze, value))
     return value
+
+
+_ATOMS: Final = (str, int)  # int covers bool; None and floats take the last line of freeze
 
 
 # ------------------------------------------------------------------------------ typed records

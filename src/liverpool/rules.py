@@ -424,6 +424,9 @@ class RuleSet:
     (``set_distinct_suits`` True; "laydown" binds only the cards laid at going down.) The one home
     of this reading for lay-offs: melds.can_extend_set, the engine's accepted cards and the greedy
     bot's table knowledge ask it."""
+    max_deals: ClassVar[int]
+    """R41: the most deals a game lasts (``progression="player"``: ``PLAYER_DEALS_PER_LEVEL`` per
+    level; "table": one per contract). Derived once: every view reads it."""
     # derived from the meld variants (issue 16) by _derive_meld_variants
     ace_rule: ClassVar[str]
     """R3: the ace rule in effect: ``ace``, or what ``ace_high`` spells ("either" or "low")."""
@@ -450,6 +453,8 @@ class RuleSet:
         object.__setattr__(self, "layoff_distinct_suits", self.set_distinct_suits is True)
         grouped = self.runs_same_suit_gap is not None or any(c.grouped for c in self.schedule)
         object.__setattr__(self, "grouped_contracts", grouped)
+        per_level = PLAYER_DEALS_PER_LEVEL if self.progression == "player" else 1
+        object.__setattr__(self, "max_deals", len(self.schedule) * per_level)
 
     # ------------------------------------------------------------------ presets and options
     @classmethod
@@ -538,12 +543,6 @@ class RuleSet:
                 f"{52 + self.jokers_per_pack} cards leave {left} card(s) in the stock after "
                 f"dealing {most}; raise option packs (or pack_schedule)"
             )
-
-    @property
-    def max_deals(self) -> int:
-        """R41: the most deals a game lasts (``progression="player"``: ``PLAYER_DEALS_PER_LEVEL`` per
-        level; "table": one per contract)."""
-        return len(self.schedule) * (PLAYER_DEALS_PER_LEVEL if self.progression == "player" else 1)
 
     def points(self, rank: int) -> int:
         """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""

@@ -170,6 +170,8 @@ def _play_one_step(page: Page, shots: dict[str, int]) -> bool:
                 _shot(page, "table-mid-deal.png")  # once melds are on the table
                 shots["mid"] = 1
             options = page.locator("#hand .hand-card.can-discard").evaluate_all("els => els.map(e => e.dataset.card)")
+            if not options:  # the hand was drawn again between the two reads: look again
+                return False
             card = _fewest_of_rank(options)
             page.locator(f"#hand .hand-card.can-discard[data-card='{card}']").first.dblclick(timeout=2000)
         else:

@@ -34,7 +34,8 @@ class Settings:
     grace: float = 60.0
     """Seconds a disconnected person keeps the seat before a bot plays for them."""
     buy_window: float = 4.0
-    """Seconds a bot about to draw waits for people who may still buy or call the discard."""
+    """Seconds a bot about to draw waits for people who may still buy or call the discard, counted
+    from that discard (under ``buy_window="until_discard"`` its discard waits for the same time)."""
     takeover_bot: str = "medium"
     """The bot that plays for a person (grace period over, or turn timer run out)."""
     allowed_origins: tuple[str, ...] = ()
@@ -73,8 +74,9 @@ class Settings:
     """Processes one review is split over, from its review worker (``review(..., jobs=)``: the same
     review, sooner on several cores; 1: the worker alone; with ``review_workers`` 0 always 1)."""
     evict_after: float = 600.0
-    """Seconds a finished table stays in memory once nobody is connected to it; it stays in the
-    store (record, history, replay, review), and comes back into memory when asked for."""
+    """Seconds a finished table, or one still waiting for players, stays in memory once nobody is
+    connected to it; it stays in the store (record, history, replay, review; a waiting table's
+    seats and tokens), and comes back into memory when asked for."""
     warm_hints: bool = True
     """Start the hint worker when a table with hints starts (not at the first hint: a process
     takes a second or more to start)."""

@@ -292,8 +292,10 @@ class Lobby:
         return count
 
     async def get(self, table_id: str) -> Table:
-        """A table by id: in memory, or a finished one evicted from memory (or from before a
-        restart) loaded again from the store. LobbyError 404 when there is none."""
+        """A table by id: in memory, or a finished or waiting one evicted from memory (or a finished
+        one from before a restart) loaded again from the store. LobbyError 404 when there is none.
+        Asking for a table counts as a use of it: the sweeper leaves it for ``evict_after`` more
+        seconds (so a join or start that got it is never handed a table just dropped)."""
         table = self.tables.get(table_id)
         if table is None:
             async with self._loading:  # one load of a table at a time
@@ -302,6 +304,7 @@ class Lobby:
                     table = await self._load(table_id)
         if table is None:
             raise LobbyError(404, f"no table {table_id!r}")
+        table.touched = max(table.touched, asyncio.get_running_loop().time())
         return table
 
     async def _load(self, table_id: str) -> Table | None:
@@ -357,7 +360,8 @@ class Lobby:
 
     # ------------------------------------------------------------------ finished tables leave memory
     def start(self) -> None:
-        """Start the sweeper that evicts finished tables nobody looks at (``Settings.evict_after``)."""
+        """Start the sweeper that evicts finished and waiting tables nobody looks at
+        (``Settings.evict_after``)."""
         if self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep_loop(), name="liverpool-lobby-sweeper")
 
@@ -368,11 +372,12 @@ class Lobby:
             try:
                 await self.sweep()
             except Exception:  # the sweeper must go on
-                log.exception("evicting finished tables failed")
+                log.exception("evicting idle tables failed")
 
     async def sweep(self) -> list[str]:
-        """Evict the finished tables with no socket for ``evict_after`` seconds: they stay in the
-        store (record, history, replay, review read it; :meth:`get` loads one again). Their ids."""
+        """Evict the finished tables, and the tables still waiting for players, with no socket for
+        ``evict_after`` seconds: they stay in the store (record, history, replay, review read it;
+        :meth:`get` loads one again, a waiting one as a lobby to join and start). Their ids."""
         now = asyncio.get_running_loop().time()
         gone = []
         for table_id, table in list(self.tables.items()):
@@ -382,7 +387,7 @@ class Lobby:
                     del self.tables[table_id]
                     gone.append(table_id)
         if gone:
-            log.info("evicted %d finished table(s) from memory", len(gone))
+            log.info("evicted %d idle table(s) from memory", len(gone))
         return gone
 
     async def record(self, table_id: str) -> dict[str, Any]:

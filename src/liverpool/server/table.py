@@ -26,7 +26,7 @@ from ..bots import Bot, get
 from ..cards import parse_cards
 from ..describe import describe_action, describe_event
 from ..driver import next_to_act
-from ..game import Game, IllegalAction
+from ..game import PLAY, Game, IllegalAction
 from ..rules import RuleSet
 from .advice import hint_answer
 from .protocol import (
@@ -244,13 +244,16 @@ class Table:
         loop_time = asyncio.get_running_loop().time()
         self._changed_at = loop_time
         self._decision_at = loop_time
-        self._window_at = loop_time
+        self._window_at = loop_time  # when the buy window of the current discard opened
+        self._held: tuple[int, int, Action, float] | None = None  # a bot's window-closing move held back
         self._stable_from = 0  # versions since then differ only by out-of-turn buys and passes
         self._last: dict[str, Any] | None = None
         self.rematch_id: str | None = None
         self.rematch_tokens: dict[int, str] = {}
         self.actions_applied = 0
-        self.touched = loop_time  # the last time a socket left or the game ended (eviction counts from it)
+        # the last time a socket left, a person joined, the table was asked for or the game ended
+        # (eviction counts from it)
+        self.touched = loop_time
         self._events_json: list[str] = []
         self._rules_json: str | None = None
 
@@ -288,8 +291,14 @@ class Table:
         }
 
     def idle_over(self, now: float, after: float) -> bool:
-        """True when this table is finished and nobody was connected to it for ``after`` seconds."""
-        return self.status == "over" and all(s.conn is None for s in self.seats) and now - self.touched >= after
+        """True when this table is finished or still waiting for players, and nobody was connected
+        to it for ``after`` seconds (a waiting table counts from its creation, a join, or the last
+        socket that left)."""
+        return (
+            self.status in ("over", "waiting")
+            and all(s.conn is None for s in self.seats)
+            and now - self.touched >= after
+        )
 
     def seat_for_token(self, token: str | None) -> Seat | None:
         """The seat whose token this is (compared in constant time), or None."""
@@ -314,7 +323,7 @@ class Table:
             await self.store.update_seat(self.id, free.index, name=name, token_hash=hash_token(token))
             free.name = name
             free.token_hash = hash_token(token)
-            free.disconnected_at = asyncio.get_running_loop().time()
+            free.disconnected_at = self.touched = asyncio.get_running_loop().time()
             self._notify_seats()
             return free.index, token
 
@@ -396,10 +405,16 @@ class Table:
             {"id": f"a{i}", "action": a.to_dict(), "text": describe_action(a, view, names)} for i, a in enumerate(legal)
         ]
 
+    def _buy_window_wait(self) -> float:
+        """How long after a discard a bot waits before it draws or (``buy_window="until_discard"``)
+        discards while a person may still buy or call that discard."""
+        return max(self.settings.buy_window, self.bot_delay)
+
     def _buy_deadline(self) -> int | None:
-        """When a bot about to draw stops waiting for people who may buy (ms since the epoch)."""
+        """When a bot about to draw (or, under ``buy_window="until_discard"``, to end its turn)
+        stops waiting for people who may buy (ms since the epoch)."""
         g = self.game
-        if g is None or g.is_over or g.phase != _DRAW:
+        if g is None or g.is_over or not (g.phase == _DRAW or (g.phase == PLAY and g.fresh)):
             return None
         loop = asyncio.get_running_loop()
         now = loop.time()
@@ -410,7 +425,7 @@ class Table:
             for s in self.seats
         ):
             return None
-        at = self._window_at + max(self.settings.buy_window, self.bot_delay)
+        at = self._window_at + self._buy_window_wait()
         return int((time.time() + (at - now)) * 1000)
 
     def _encoded_events(self) -> list[str]:
@@ -754,7 +769,10 @@ class Table:
             self._decision_at = now
         if not isinstance(action, (Buy, Pass)):
             self._stable_from = g.version
-            self._window_at = now
+            if not (g.phase == PLAY and g.fresh):
+                # a new window (a discard) or none; a stock draw or a meld under
+                # buy_window="until_discard" leaves the window open since the discard: it keeps its time
+                self._window_at = now
         names = self.names
         text = next((t for e in g.events[before:] if (t := describe_event(e, names))), "")
         self._last = {"seat": action.player, "text": text or f"{names[action.player]} played"}
@@ -803,13 +821,37 @@ class Table:
                 q = (g.current + step) % self.players
                 if q != seat and self._bot_controls(q, now) and g.legal_actions(q):
                     return q, self._changed_at
-            # ... and a bot about to draw waits for the buy window
+            # ... and a bot about to draw waits for the buy window (once per turn: counted from the
+            # discard that opened it); under buy_window="until_discard" the bot plays its melds and
+            # lay-offs meanwhile, and only a move that closes the window (its discard) waits for it
             if self._bot_controls(g.current, now):
-                wait = max(self.settings.buy_window, self.bot_delay)
-                return g.current, max(self._window_at + wait, self._changed_at + self.bot_delay)
+                soonest = self._changed_at + self.bot_delay
+                if g.phase == _DRAW:
+                    return g.current, max(self._window_at + self._buy_window_wait(), soonest)
+                held = self._held
+                if held is not None and held[0] == g.version and held[1] == g.current:
+                    return g.current, max(held[3], soonest)
+                return g.current, soonest
             seat = g.current
         at = self._takeover_at(seat)
         return None if at is None else (seat, at)
+
+    def _closes_window_early(self, seat: int, action: Action, now: float) -> bool:
+        """True when ``action``, the current player's move, would close a buy window that a
+        person still has open (``buy_window="until_discard"``) before the window's time passed."""
+        g = self.game
+        assert g is not None
+        if seat != g.current or g.phase != PLAY or not g.fresh:
+            return False
+        if now >= self._window_at + self._buy_window_wait():
+            return False
+        if not any(
+            s.index != seat and not self._bot_controls(s.index, now) and g.legal_actions(s.index) for s in self.seats
+        ):
+            return False
+        trial = g.copy()
+        trial.apply(action)
+        return trial.is_over or trial.current != seat or trial.phase != PLAY or not trial.fresh
 
     async def _run_pump(self) -> None:
         loop = asyncio.get_running_loop()
@@ -847,16 +889,29 @@ class Table:
         assert g is not None
         if g.version != version:
             return
-        view = g.view(seat)
-        legal = g.legal_actions(seat)
-        if not legal:
-            return
-        bot = self._bot_for(seat)
-        action = await asyncio.to_thread(bot.act, view, legal)
+        held = self._held
+        if held is not None and held[:2] == (version, seat):
+            action = held[2]  # chosen before, held back until the buy window's time had passed
+        else:
+            self._held = None
+            view = g.view(seat)
+            legal = g.legal_actions(seat)
+            if not legal:
+                return
+            bot = self._bot_for(seat)
+            action = await asyncio.to_thread(bot.act, view, legal)
         async with self.lock:
-            plan = self._plan(asyncio.get_running_loop().time())
+            now = asyncio.get_running_loop().time()
+            plan = self._plan(now)
             if g.version != version or plan is None or plan[0] != seat:
                 return  # a person moved, came back or took the seat meanwhile: plan again
+            if self._held is None and self._closes_window_early(seat, action, now):
+                # buy_window="until_discard": a person may still buy; the move that ends the
+                # window waits for the window's time, counted from the discard that opened it
+                self._held = (version, seat, action, self._window_at + self._buy_window_wait())
+                self.wake.set()
+                return
+            self._held = None
             source = "bot" if self.seats[seat].kind == "bot" else "stand-in"
             await self._commit(seat, action, source, listed=False)
 

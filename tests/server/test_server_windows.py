@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from liverpool.actions import Pass
 from server_helpers import connect, running, server_settings
 
 Msg = dict[str, Any]
@@ -74,6 +75,53 @@ def test_a_bot_waits_for_a_persons_late_buy_once_per_turn_and_melds_meanwhile(tm
                 deadline, drew = None, False
             if ("draw_discard", 2) in kinds:
                 deadline, drew = None, False  # the bot took the discard: no window to watch
+
+
+def test_under_until_discard_a_bot_draws_and_melds_at_once_and_holds_its_discard_for_the_open_buy(
+    tmp_path: Path,
+) -> None:
+    """A buy window of an hour: the bot of seat 2 still draws from the stock and melds while Ana
+    may buy (the window stays open after a stock draw), and the move that would close her window
+    (its discard, or taking the discard) comes only once she answered (she passes when the table
+    is quiet)."""
+    with running(server_settings(tmp_path, buy_window=3600.0)) as (client, stack):
+        created = client.post(
+            "/api/tables",
+            json={
+                "players": 3,
+                "name": "Ana",
+                "options": {"buy_window": "until_discard"},
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+                "timer": 0.1,
+            },
+        )
+        table_id, token = created.json()["table_id"], created.json()["token"]
+        ana = connect(client, table_id, token, 0, stack)
+        ana.expect("hello")
+        assert client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": token}).status_code == 200
+        open_buy = False  # Ana's buy is listed in the last state
+        drew = melds = turns = passes = 0
+        while turns < 3 or melds == 0:
+            try:
+                msg = ana.until(lambda m: m["type"] in ("state", "error"), timeout=0.5)
+            except TimeoutError:
+                assert open_buy, "the table stopped without a buy of Ana's open"
+                ana.act(Pass(0))  # quiet: the bot holds its move for Ana's answer; she passes
+                passes += 1
+                continue
+            assert msg["type"] == "state", msg
+            assert not msg["view"]["is_over"], f"the game ended with {turns} turns, {melds} melds seen"
+            kinds = [(e["type"], e.get("player")) for e in msg["events"]]
+            if open_buy:
+                # while Ana may buy, the bot's closing moves wait for her: draws and melds do not
+                assert ("discard", 2) not in kinds and ("draw_discard", 2) not in kinds, kinds
+                drew += ("draw_stock", 2) in kinds
+                if ("draw_stock", 2) in kinds:
+                    turns += 1
+                melds += sum(1 for k in kinds if k in (("meld", 2), ("lay_off", 2)))
+            view = msg["view"]
+            open_buy = view["current"] != 0 and _buy_listed(msg)
+        assert passes >= turns and drew == turns
 
 
 def _lobby(client: Any) -> Any:

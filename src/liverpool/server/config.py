@@ -35,7 +35,8 @@ class Settings:
     """Seconds a disconnected person keeps the seat before a bot plays for them."""
     buy_window: float = 4.0
     """Seconds a bot about to draw waits for people who may still buy or call the discard, counted
-    from that discard (under ``buy_window="until_discard"`` its discard waits for the same time)."""
+    from that discard (under ``buy_window="until_discard"`` only the bot's move that closes their
+    window, such as its discard, waits for it; its stock draw and melds do not)."""
     takeover_bot: str = "medium"
     """The bot that plays for a person (grace period over, or turn timer run out)."""
     allowed_origins: tuple[str, ...] = ()

@@ -822,11 +822,12 @@ class Table:
                 if q != seat and self._bot_controls(q, now) and g.legal_actions(q):
                     return q, self._changed_at
             # ... and a bot about to draw waits for the buy window (once per turn: counted from the
-            # discard that opened it); under buy_window="until_discard" the bot plays its melds and
-            # lay-offs meanwhile, and only a move that closes the window (its discard) waits for it
+            # discard that opened it); under buy_window="until_discard" the bot plays its stock draw,
+            # melds and lay-offs meanwhile, and only a move that closes the window (taking the
+            # discard, its own discard) waits for it
             if self._bot_controls(g.current, now):
                 soonest = self._changed_at + self.bot_delay
-                if g.phase == _DRAW:
+                if g.phase == _DRAW and not self.rules.buys_after_draw:
                     return g.current, max(self._window_at + self._buy_window_wait(), soonest)
                 held = self._held
                 if held is not None and held[0] == g.version and held[1] == g.current:
@@ -841,17 +842,22 @@ class Table:
         person still has open (``buy_window="until_discard"``) before the window's time passed."""
         g = self.game
         assert g is not None
-        if seat != g.current or g.phase != PLAY or not g.fresh:
+        if seat != g.current or not self.rules.buys_after_draw or g.phase not in (_DRAW, PLAY) or not g.fresh:
             return False
         if now >= self._window_at + self._buy_window_wait():
             return False
-        if not any(
-            s.index != seat and not self._bot_controls(s.index, now) and g.legal_actions(s.index) for s in self.seats
-        ):
+        people = [
+            s.index
+            for s in self.seats
+            if s.index != seat and not self._bot_controls(s.index, now) and g.legal_actions(s.index)
+        ]
+        if not people:
             return False
         trial = g.copy()
         trial.apply(action)
-        return trial.is_over or trial.current != seat or trial.phase != PLAY or not trial.fresh
+        # closed: the turn ended, or a person's buy (or call) is gone (the discard taken, a call
+        # window ended by the stock draw)
+        return trial.is_over or trial.current != seat or any(not trial.legal_actions(q) for q in people)
 
     async def _run_pump(self) -> None:
         loop = asyncio.get_running_loop()

@@ -16,7 +16,7 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from liverpool import Meld, RuleSet  # noqa: E402
+from liverpool import Discard, Meld, RuleSet  # noqa: E402
 from liverpool.env import liverpool_v0  # noqa: E402
 from liverpool.env.layout import CARD_TYPE, layouts_for  # noqa: E402
 from liverpool.env.liverpool_v0 import LiverpoolAEC  # noqa: E402
@@ -43,7 +43,7 @@ def random_game(env: LiverpoolAEC, seed: int, check: Any = None, max_steps: int 
     return total
 
 
-@pytest.mark.parametrize("rules", ["liverpool", "contract"])
+@pytest.mark.parametrize("rules", ["liverpool", "contract", "may_i", "shanghai"])
 def test_pettingzoo_api(rules: str) -> None:
     api_test(liverpool_v0.env(players=4, rules=rules), num_cycles=300)
 
@@ -53,7 +53,13 @@ def test_pettingzoo_seed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rules", "seeds", "players"), [("liverpool", range(5), [2, 3, 4]), ("contract", range(5), [3, 4])]
+    ("rules", "seeds", "players"),
+    [
+        ("liverpool", range(5), [2, 3, 4]),
+        ("contract", range(5), [3, 4]),
+        ("may_i", range(4), [2, 3, 4]),
+        ("shanghai", range(6), [2, 3, 4]),  # per-player levels and exact run lengths (issue 16)
+    ],
 )
 def test_random_masked_play_finishes_games(rules: str, seeds: range, players: list[int]) -> None:
     for seed in seeds:
@@ -98,7 +104,7 @@ def check_mapping(env: LiverpoolAEC) -> None:
     assert set(choice) == expected
 
 
-@pytest.mark.parametrize("rules", ["liverpool", "contract"])
+@pytest.mark.parametrize("rules", ["liverpool", "contract", "may_i", "shanghai"])
 def test_action_mapping_round_trips(rules: str) -> None:
     random_game(LiverpoolAEC(players=4, rules=rules), 100, check=check_mapping)
 
@@ -290,9 +296,10 @@ def test_gymnasium_illegal_action() -> None:
 
 def reference_encoding(env: LiverpoolAEC, view: dict[str, Any], picked: list[int]) -> Any:
     """The observation by the documented layout, straight from the view (no caches, plain loops)."""
-    from liverpool.env.layout import NAME_TYPE, NTYPES
+    from liverpool.env.layout import NAME_TYPE
 
     lay = env.obs_layout
+    ntypes = lay.types
     r = lay.ranges
     n: int = view["players"]
     me: int = view["player"]
@@ -315,7 +322,7 @@ def reference_encoding(env: LiverpoolAEC, view: dict[str, Any], picked: list[int
         elif e["type"] == "draw_pile":
             cards = e["cards"]
         for c in cards:
-            out[r["taken"][0] + rel(e["player"]) * NTYPES + NAME_TYPE[c]] += 1
+            out[r["taken"][0] + rel(e["player"]) * ntypes + NAME_TYPE[c]] += 1
     for q in range(n):
         for name, key in (
             ("hand_sizes", "hand_sizes"),
@@ -347,18 +354,22 @@ def reference_encoding(env: LiverpoolAEC, view: dict[str, Any], picked: list[int
     for t in picked:
         out[r["picked"][0] + t] += 1
     for m in view["melds"]:
-        row = r["melds"][0] + m["id"] * lay.MELD_WIDTH
+        row = r["melds"][0] + m["id"] * lay.meld_width
         out[row : row + 5] = [1, m["kind"] == "run", m["start"], len(m["cards"]), rel(m["owner"]) + 1]
         for card in m["cards"]:
             out[row + 5 + NAME_TYPE[card]] += 1
+    if "levels" in r:
+        for q, level in enumerate(view["levels"]):
+            out[r["levels"][0] + rel(q)] = level
     return out
 
 
-@pytest.mark.parametrize("rules", ["liverpool", "contract"])
+@pytest.mark.parametrize("rules", ["liverpool", "contract", "may_i", "shanghai"])
 def test_observation_matches_the_documented_layout(rules: str) -> None:
     """The cached, incremental encoding equals a plain one built from the view, for every seat at
     every step of a game (the acting seat with its picked cards)."""
-    short = RuleSet.preset(rules).with_options(schedule="2S/10,1S1R/10,3R/12*")
+    schedule = "2S/10,1S1R[=4]/10,3R/12" if rules == "shanghai" else "2S/10,1S1R/10,3R/12*"
+    short = RuleSet.preset(rules).with_options(schedule=schedule)
     env = LiverpoolAEC(players=4, rules=short)
 
     def compare(e: LiverpoolAEC) -> None:
@@ -392,3 +403,45 @@ def test_random_game_under_the_contract_options_of_issue_16(preset: str) -> None
         schedule="2S/10,1S1R[5]/11", progression="player", runs_same_suit_gap="1", turn_limit="60"
     )
     random_game(LiverpoolAEC(players=3, rules=rules), 5, check=check_mapping)
+
+
+def test_dead_deuces_have_card_types_of_their_own() -> None:
+    """With ``dead_discarded_wild`` (the shanghai preset) a dead deuce ``2H~`` is card type 54, not
+    the live (wild) deuce's 15: its own discard, pick and lay-off indices and observation counts.
+    Every other preset keeps the 53 types."""
+    from liverpool.cards import DEAD_DEUCES, Card
+    from liverpool.env.layout import NTYPES, NTYPES_DEAD
+
+    for preset in ("liverpool", "contract", "may_i"):
+        actions, obs = layouts_for(4, RuleSet.preset(preset))
+        assert actions.types == obs.types == NTYPES
+    actions, obs = layouts_for(4, RuleSet.preset("shanghai"))
+    assert actions.types == obs.types == NTYPES_DEAD
+    assert [CARD_TYPE[c] for c in DEAD_DEUCES] == [53, 54, 55, 56]
+    plain, _ = layouts_for(4, RuleSet().with_options(wild_rank="2"))
+    dead, _ = layouts_for(4, RuleSet().with_options(wild_rank="2", dead_discarded_wild="true"))
+    assert dead.size == plain.size + 4 * (1 + 1 + 2 * plain.meld_slots)  # discard, meld_pick, lay_off
+
+    env = LiverpoolAEC(players=4, rules="shanghai")
+    seen = {"dead in hand": 0, "both discards": 0}
+
+    def check(e: LiverpoolAEC) -> None:
+        assert e.game is not None
+        seat = e._seat
+        hand = e.game.hand(seat)
+        counts = e.observe(e.agent_selection)["observation"][: e.obs_layout.types]
+        for c in DEAD_DEUCES:
+            assert counts[CARD_TYPE[c]] == hand.count(c)
+            assert counts[CARD_TYPE[c.live]] == hand.count(Card(2, c.suit))
+            if c in hand:
+                seen["dead in hand"] += 1
+        discards = [a for a in e.legal_engine_actions().values() if isinstance(a, Discard)]
+        cards = {a.card for a in discards}
+        for c in DEAD_DEUCES:
+            if c in cards and c.live in cards:
+                seen["both discards"] += 1
+        check_mapping(e)
+
+    for seed in range(3):
+        random_game(env, seed, check=check)
+    assert seen["dead in hand"] > 0, seen

@@ -179,8 +179,8 @@ def test_bots_play_whole_games_of_a_house_preset_legally(name: str, bot: str, se
 
 @pytest.mark.parametrize("name", HOUSE)
 def test_rl_env_plays_a_house_preset_to_its_end(name: str) -> None:
-    """The RL environment (masked random play) finishes games of each house preset; a dead deuce is
-    observed as its deuce."""
+    """The RL environment (masked random play) finishes games of each house preset (a dead deuce
+    has a card type of its own there: tests/env)."""
     pytest.importorskip("pettingzoo")
     from liverpool.env.liverpool_v0 import LiverpoolAEC
 

@@ -1,11 +1,15 @@
 """The fixed action and observation layouts of ``liverpool_v0`` (tables in ``docs/rl.md``).
 
 Card types: 53 of them, ``0`` the joker and ``1 + 13 * suit + (rank - 1)`` a natural card (suits in
-the order S H D C, ranks ace to king), so ``AS`` is 1, ``KS`` 13, ``AH`` 14 and ``KC`` 52.
+the order S H D C, ranks ace to king), so ``AS`` is 1, ``KS`` 13, ``AH`` 14 and ``KC`` 52. Rules with
+``dead_discarded_wild`` have four more, 53-56: the dead deuces ``2S~ 2H~ 2D~ 2C~`` (natural cards,
+told apart from the live, wild deuces); every other rule set's layout has the 53 only.
 
->>> from liverpool.cards import Card
+>>> from liverpool.cards import DEAD_RANK, Card
 >>> CARD_TYPE[Card(1, "S")], CARD_TYPE[Card(13, "C")], CARD_TYPE[Card(0)], TYPE_NAME[14]
 (1, 52, 0, 'AH')
+>>> CARD_TYPE[Card(DEAD_RANK, "H")], TYPE_NAME[54]
+(54, '2H~')
 >>> lay = ActionLayout(players=4, meld_slots=12, max_pile_depth=107, run_slots=14)
 >>> lay.size, lay.describe()[0]
 (1671, ('draw_stock', 0, 0, 'take the top card of the stock'))
@@ -23,6 +27,7 @@ __all__ = [
     "CARD_TYPE",
     "NAME_TYPE",
     "NTYPES",
+    "NTYPES_DEAD",
     "TYPE_CARD",
     "TYPE_NAME",
     "ActionLayout",
@@ -31,19 +36,17 @@ __all__ = [
 ]
 
 NTYPES: Final = 53
-TYPE_CARD: Final[tuple[Card, ...]] = (Card(0), *(Card(r, s) for s in SUITS for r in RANKS))
-"""The card of each type."""
+"""Card types of every rule set without dead deuces."""
+NTYPES_DEAD: Final = NTYPES + len(DEAD_DEUCES)
+"""Card types with ``dead_discarded_wild``: 53-56 are the dead deuces ``2S~ 2H~ 2D~ 2C~``."""
+TYPE_CARD: Final[tuple[Card, ...]] = (Card(0), *(Card(r, s) for s in SUITS for r in RANKS), *DEAD_DEUCES)
+"""The card of each type (the last four, dead deuces, only in layouts of ``NTYPES_DEAD`` types)."""
 TYPE_NAME: Final[tuple[str, ...]] = tuple(str(c) for c in TYPE_CARD)
 CARD_TYPE: Final[list[int]] = [-1] * len(CARD_NAMES)
 """The type of each card, indexed by the card (an ``int``: its code)."""
 for _t, _c in enumerate(TYPE_CARD):
     CARD_TYPE[_c] = _t
-for _c in DEAD_DEUCES:  # a dead deuce (dead_discarded_wild) is seen as its deuce
-    CARD_TYPE[_c] = CARD_TYPE[_c.live]
-NAME_TYPE: Final[dict[str, int]] = {name: t for t, name in enumerate(TYPE_NAME)} | {
-    str(c): CARD_TYPE[c.live]
-    for c in DEAD_DEUCES  # a dead deuce (dead_discarded_wild) is seen as its deuce
-}
+NAME_TYPE: Final[dict[str, int]] = {name: t for t, name in enumerate(TYPE_NAME)}
 """The type of each canonical card token."""
 
 
@@ -61,6 +64,8 @@ class ActionLayout:
     """Places in a run (14: ace low to ace high)."""
     max_variants: int = 8
     """Commit slots: listed melds with the same cards in different orders (wild card places)."""
+    types: int = NTYPES
+    """Card types: ``NTYPES``, or ``NTYPES_DEAD`` when the rules have dead deuces."""
     ranges: dict[str, tuple[int, int]] = field(init=False, repr=False)
     size: int = field(init=False, repr=False)
 
@@ -79,10 +84,10 @@ class ActionLayout:
             ("lay_down_best", 1),
             ("meld_clear", 1),
             ("draw_pile", self.max_pile_depth),
-            ("discard", NTYPES),
-            ("meld_pick", NTYPES),
+            ("discard", self.types),
+            ("meld_pick", self.types),
             ("meld_commit", self.max_variants),
-            ("lay_off", NTYPES * self.meld_slots * 2),
+            ("lay_off", self.types * self.meld_slots * 2),
             ("swap", self.meld_slots * self.run_slots),
         ):
             ranges[name] = (start, start + size)
@@ -124,20 +129,30 @@ class ObsLayout:
     players: int
     meld_slots: int
     deals: int
+    types: int = NTYPES
+    """Card types: ``NTYPES``, or ``NTYPES_DEAD`` when the rules have dead deuces."""
+    levels: bool = False
+    """``progression="player"`` (issue 16): a last range, each seat's level."""
     ranges: dict[str, tuple[int, int]] = field(init=False, repr=False)
     size: int = field(init=False, repr=False)
 
     MELD_WIDTH: ClassVar[int] = 5 + NTYPES  # present, is_run, start, length, owner (relative), card counts
 
+    @property
+    def meld_width(self) -> int:
+        """Values a meld: present, is_run, start, length, owner (relative), the card type counts."""
+        return 5 + self.types
+
     def __post_init__(self) -> None:
         p = self.players
+        t = self.types
         ranges: dict[str, tuple[int, int]] = {}
         start = 0
         for name, size in (
-            ("hand", NTYPES),
-            ("pile_top", NTYPES),
-            ("pile", NTYPES),
-            ("taken", p * NTYPES),
+            ("hand", t),
+            ("pile_top", t),
+            ("pile", t),
+            ("taken", p * t),
             ("hand_sizes", p),
             ("down", p),
             ("buys_used", p),
@@ -150,11 +165,12 @@ class ObsLayout:
             ("flags", 8),
             ("deal", self.deals),
             ("contract", 4),
-            ("must_meld", NTYPES),
-            ("taken_now", NTYPES),
-            ("staged", NTYPES),
-            ("picked", NTYPES),
-            ("melds", self.meld_slots * self.MELD_WIDTH),
+            ("must_meld", t),
+            ("taken_now", t),
+            ("staged", t),
+            ("picked", t),
+            ("melds", self.meld_slots * self.meld_width),
+            *((("levels", p),) if self.levels else ()),
         ):
             ranges[name] = (start, start + size)
             start += size
@@ -187,7 +203,8 @@ class ObsLayout:
             "staged": "cards of this turn's begun lay-down (counts)",
             "picked": "cards picked so far with meld_pick (counts)",
             "melds": f"per meld id: present, is_run, run's first value (1-14), length, owner (relative seat "
-            f"+ 1), then the count of each card type ({self.MELD_WIDTH} values a meld)",
+            f"+ 1), then the count of each card type ({self.meld_width} values a meld)",
+            "levels": 'progression="player" only: each seat\'s level (1 first), the contract it plays',
         }
         return [(name, a, b - 1, meaning[name]) for name, (a, b) in self.ranges.items()]
 
@@ -196,11 +213,16 @@ def layouts_for(players: int, rules: RuleSet) -> tuple[ActionLayout, ObsLayout]:
     """The layouts of a table of ``players`` under ``rules``."""
     most = max(c.sets + c.runs for c in rules.schedule)
     slots = players * most
+    types = NTYPES_DEAD if rules.dead_discarded_wild else NTYPES  # a dead deuce is no live (wild) deuce
     actions = ActionLayout(
         players=players,
         meld_slots=slots,
         max_pile_depth=max(1, rules.deck_size(players) - 1),
         run_slots=rules.run_top,
+        max_variants=8 if rules.wild_rank is None else 720,  # distinct wild cards (deuces): their orders
+        types=types,
     )
-    obs = ObsLayout(players=players, meld_slots=slots, deals=rules.max_deals)  # issue 16: more with levels
+    obs = ObsLayout(
+        players=players, meld_slots=slots, deals=rules.max_deals, types=types, levels=rules.progression == "player"
+    )
     return actions, obs

@@ -47,10 +47,11 @@ from ..actions import (
 from ..cards import format_cards
 from ..driver import next_to_act
 from ..game import Game
+from ..game.contracts import staged_left
 from ..melds import set_rank
 from ..rules import RuleSet
 from ..solver import solve
-from .layout import CARD_TYPE, NAME_TYPE, NTYPES, TYPE_CARD, TYPE_NAME, ObsLayout, layouts_for
+from .layout import CARD_TYPE, NAME_TYPE, TYPE_CARD, TYPE_NAME, layouts_for
 
 __all__ = ["LiverpoolAEC", "env", "raw_env"]
 
@@ -226,6 +227,9 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         assert o["current"][0] == o["scores"][1] and o["phase"][0] == o["buy_requests"][1]
         assert o["flags"][0] == o["phase"][1] and o["deal"][0] == o["flags"][1] and o["contract"][0] == o["deal"][1]
         self._deals = olay.deals
+        self._ntypes = olay.types
+        self._meld_width = olay.meld_width
+        self._o_levels = olay.ranges["levels"][0] if olay.levels else -1
         self._blank = np.zeros(olay.size, np.float32)
         self.game: Game | None = None
 
@@ -254,11 +258,11 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         self._rewarded = False
         self._taken_deal = -1
         self._taken_seen = 0
-        self._taken = np.zeros(self.n * NTYPES, np.float32)
-        self._hand_cache: list[tuple[list[str], np.ndarray]] = [([""], np.zeros(NTYPES, np.float32))] * self.n
+        self._taken = np.zeros(self.n * self._ntypes, np.float32)
+        self._hand_cache: list[tuple[list[str], np.ndarray]] = [([""], np.zeros(self._ntypes, np.float32))] * self.n
         self._owners: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._pile_names: list[str] = []
-        self._pile_counts = np.zeros(NTYPES, np.float32)
+        self._pile_counts = np.zeros(self._ntypes, np.float32)
         self._melds_block = np.zeros(self._o_melds_len, np.float32)
         """The melds part of observations, less the owner column (the same for every seat)."""
         self._meld_rows: dict[int, list[str]] = {}
@@ -368,11 +372,11 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
                 if best is not None:
                     choice[self._i_best] = (_BEST, best)
             return
-        counts = np.zeros((len(melds), NTYPES), np.int16)
+        counts = np.zeros((len(melds), self._ntypes), np.int16)
         for row, m in enumerate(melds):
             for c in m.cards:
                 counts[row, CARD_TYPE[c]] += 1
-        want = np.bincount(np.asarray(picked, np.intp), minlength=NTYPES)
+        want = np.bincount(np.asarray(picked, np.intp), minlength=self._ntypes)
         fits = (counts >= want).all(axis=1)
         rest = counts[fits] - want
         for u in np.flatnonzero((rest > 0).any(axis=0)).tolist():
@@ -387,7 +391,12 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         assert game is not None
         rules = self.rules
         view_staged = game.staged()
-        contract = game.contract
+        contract = game.contract_of(seat)  # issue 16: the seat's own level's with progression="player"
+        # issue 16: a contract with lengths of its own (``1R[=4]``) or a same-suit gap is solved per
+        # group, less the groups the staged melds fill, as the engine reads them (game/contracts.py)
+        left = staged_left(game, contract)
+        if isinstance(left, str):
+            return None
         hand = game.hand(seat)
         sets = sum(1 for k, _ in view_staged if k == "set")
         runs = len(view_staged) - sets
@@ -411,12 +420,13 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
                 must_use=must,
                 used_set_ranks=ranks,
                 used_run_suits=suits,
+                left=left,
             )
         except ValueError:
             return None
         if not best:
             return None
-        left_sets = contract.sets - sets
+        left_sets = contract.sets - sets if left is None else len(left.sets)
         # the engine lists a set's cards in card order (one action per meld), a run's in run order
         plan = [
             Meld(seat, "set", tuple(sorted(cs))) if i < left_sets else Meld(seat, "run", tuple(cs))
@@ -542,6 +552,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         rarely (the hand's and the pile's counts, the cards taken, the melds) are kept between
         calls and recomputed when the view's part differs, compared in C."""
         n = self.n
+        nt = self._ntypes
         me = view["player"]
         types = NAME_TYPE
         out = self._blank.copy()
@@ -549,10 +560,10 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         hand = view["hand"]
         cached = self._hand_cache[me]
         if cached[0] != hand:
-            counts = np.bincount([types[c] for c in hand], minlength=NTYPES).astype(np.float32)
+            counts = np.bincount([types[c] for c in hand], minlength=self._ntypes).astype(np.float32)
             cached = self._hand_cache[me] = (hand, counts)
         a = self._o_hand
-        out[a : a + NTYPES] = cached[1]
+        out[a : a + nt] = cached[1]
         pile = view["discard_pile"]
         if pile:
             out[self._o_top + types[pile[-1]]] = 1
@@ -565,34 +576,34 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
                 elif len(pile) == size - 1 and known[: size - 1] == pile:  # a draw from the pile
                     counts[types[known[-1]]] -= 1
                 else:
-                    counts[:] = np.bincount([types[c] for c in pile], minlength=NTYPES)
+                    counts[:] = np.bincount([types[c] for c in pile], minlength=self._ntypes)
                 self._pile_names = pile
             a = self._o_pile
-            out[a : a + NTYPES] = self._pile_counts
+            out[a : a + nt] = self._pile_counts
         # the cards each seat took from the pile this deal, from the public events
         events = view["events"]
         deal = view["deal"]
         if deal != self._taken_deal or len(events) < self._taken_seen:
             self._taken_deal = deal
             self._taken_seen = 0
-            self._taken = np.zeros(n * NTYPES, np.float32)
+            self._taken = np.zeros(n * nt, np.float32)
         if len(events) > self._taken_seen:
             liverpool_call = view["rules"].get("playable_discard") == "liverpool"
             taken = self._taken
             for e in events[self._taken_seen :]:
                 kind = e["type"]
                 if kind in ("draw_discard", "buy", "call_penalty") or (kind == "call" and liverpool_call):
-                    taken[e["player"] * NTYPES + types[e["card"]]] += 1
+                    taken[e["player"] * nt + types[e["card"]]] += 1
                 elif kind == "draw_pile":
                     for c in e["cards"]:
-                        taken[e["player"] * NTYPES + types[c]] += 1
+                        taken[e["player"] * nt + types[c]] += 1
             self._taken_seen = len(events)
         # seat-relative rows: seats me..n-1 first, then 0..me-1
         a = self._o_taken
-        split = (n - me) * NTYPES
-        out[a : a + split] = self._taken[me * NTYPES :]
+        split = (n - me) * nt
+        out[a : a + split] = self._taken[me * nt :]
         if me:
-            out[a + split : a + n * NTYPES] = self._taken[: me * NTYPES]
+            out[a + split : a + n * nt] = self._taken[: me * nt]
         card = view["must_meld"]
         if card is not None:
             out[self._o_must + types[card]] = 1
@@ -653,7 +664,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
                 rows.clear()
                 self._owners.clear()
                 self._melds_deal = deal
-            width = ObsLayout.MELD_WIDTH
+            width = self._meld_width
             for m in melds:
                 mid = m["id"]
                 cards = m["cards"]
@@ -675,6 +686,10 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
                     np.array([rel[m["owner"]] + 1 for m in melds], np.float32),
                 )
             out[owners[0]] = owners[1]
+        if self._o_levels >= 0:  # issue 16, progression="player": each seat's level, seat-relative
+            levels = view["levels"]
+            a = self._o_levels
+            out[a : a + n] = levels[me:] + levels[:me]
         return out
 
     # ------------------------------------------------------------------ text

@@ -802,9 +802,9 @@ def _derive_meld_variants(r: RuleSet) -> None:
 
 def _dead_deuce_places(r: RuleSet) -> str:
     """Where a dead deuce (R46) may be melded under ``r``, in words for :meth:`RuleSet.describe`."""
-    run = "in runs at the deuce's place (A-2-3)" if r.wild_rank_place == "wild" else "in no run (deuces have no place)"
-    sets = "in sets of deuces" if r.wild_rank_natural_sets else "in no set (no sets of deuces)"
-    return f" ({run}, {sets})"
+    run = "at the deuce's place in runs (A-2-3)" if r.wild_rank_place == "wild" else "in no run (deuces have no place)"
+    sets = "in sets of deuces" if r.wild_rank_natural_sets else "in no set"
+    return f": {run} and {sets};"
 
 
 def _meld_variant_words(r: RuleSet) -> dict[str, str]:
@@ -1225,7 +1225,7 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             )
             + (
                 "; a discarded deuce is dead (shown 2H~): a natural card from then on, never wild again, a natural"
-                f" 2 of its suit in melds{_dead_deuce_places(r)}, scored like a natural 3 ({r.rank_points[2]} points)"
+                f" 2 of its suit in melds{_dead_deuce_places(r)} scored like a natural 3 ({r.rank_points[2]} points)"
                 if r.dead_discarded_wild
                 else ""
             )

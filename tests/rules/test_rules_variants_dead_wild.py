@@ -53,6 +53,11 @@ def test_r46_dead_deuce_card_value_and_option() -> None:
         RuleSet(wild_rank=5, dead_discarded_wild=True)
     words = dict(RuleSet(wild_rank=2, dead_discarded_wild=True).describe())["R46"]
     assert "discarded deuce is dead" in words and "2H~" in words
+    assert "at the deuce's place in runs (A-2-3) and in no set" in words
+    words = dict(RuleSet(wild_rank=2, dead_discarded_wild=True, wild_rank_place="none").describe())["R46"]
+    assert "in no run" in words and "A-2-3" not in words
+    words = dict(RuleSet(wild_rank=2, dead_discarded_wild=True, wild_rank_natural_sets=True).describe())["R46"]
+    assert "in sets of deuces" in words
     assert "dead" not in dict(RuleSet(wild_rank=2).describe())["R46"]
 
 

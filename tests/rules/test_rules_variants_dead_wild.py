@@ -293,3 +293,19 @@ def test_r46_option_dead_deuces_in_records_and_positions(preset: str) -> None:
     record = json.loads(json.dumps(full.record()))
     replay = Game.from_record(record)
     assert replay.events == full.events and replay.position() == full.position()
+
+
+@pytest.mark.parametrize("place", ["wild", "none"])
+def test_r46_option_the_greedy_bots_deficit_counts_a_dead_deuce_where_it_fits(place: str) -> None:
+    # The greedy bot's fast deficit (bots/greedy) reads a dead deuce as the engine does: a natural 2
+    # at the deuce's place in runs, or no card of any run when deuces have no place there.
+    from liverpool.bots.greedy.deficit import deficit_of, deficits_without
+    from liverpool.bots.greedy.tactics import Tactics
+
+    t = Tactics(deuces("liverpool", dead=True, wild_rank_place=place))
+    hand = cards("AC 2C~ 3C 4C KD")
+    fits = place == "wild"
+    # with no place, runs go 3 to ace: 3C 4C lack two cards (the ace and the dead deuce help nothing)
+    assert deficit_of(t, hand, 0, 1, False) == (0 if fits else 2)
+    # without the dead deuce, A-2-3-4 lacks its 2 (or, with no place for it, nothing changes)
+    assert deficits_without(t, hand, [DEAD_2C, Card(13, "D")], 0, 1, False) == ([1, 0] if fits else [2, 2])

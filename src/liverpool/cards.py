@@ -137,7 +137,9 @@ DEAD_RANK: Final = 15
 dead, a natural card that is never wild again. It is a card value of its own, token ``2H~``, code
 ``(suit_index + 1) * 16 + 15``, so that the copy a player holds, melds or discards is named by
 every action, record, view and position; it counts as the deuce of the deck it is
-(:attr:`Card.live`). Its rank has no place in a run and forms no set (see ``docs/rules.md``)."""
+(:attr:`Card.live`). In melds it is a natural 2 of its suit (``melds.natural_rank``: at the
+deuce's place in runs where deuces have one, in sets of deuces with ``wild_rank_natural_sets``;
+see ``docs/rules.md`` R46)."""
 
 JOKER: Final = Card(0)
 """The joker (all jokers are equal)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import JOKER, SUITS, Card
+from .cards import DEAD_RANK, JOKER, SUITS, Card
 from .rules import RuleSet
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "is_valid_run",
     "is_valid_set",
     "meld_accepts",
+    "natural_rank",
     "run_start",
     "run_starts",
     "run_value",
@@ -47,14 +48,19 @@ def hand_points(cards: Iterable[Card], rules: RuleSet) -> int:
 def set_rank(cards: Sequence[Card], rules: RuleSet) -> int | None:
     """The rank of a set's natural cards, or None when they differ or there are none."""
     wild = rules.wild_rank
+    dead_natural = rules.meld_variant and rules.wild_rank_natural_sets  # R46: a dead deuce is a natural 2
     rank = 0
     for card in cards:
         r = card.rank
         if r in (0, wild):
             continue
+        if r == DEAD_RANK and dead_natural:
+            r = 2
         if rank and r != rank:
             return None
         rank = r
+    if rank == wild:  # dead deuces (a natural 2 each) in a set of deuces
+        return rank
     if not rank and rules.meld_variant and rules.wild_rank_natural_sets and wild:
         return _wild_rank_set(cards, wild)
     return rank or None
@@ -108,8 +114,8 @@ def _set_naturals(cards: Sequence[Card], rules: RuleSet) -> tuple[int | None, li
     wild = rules.wild_rank
     if rank is None:
         return (0 if any(c.rank not in (0, wild) for c in cards) else None), []
-    if rank == wild:
-        return rank, [c for c in cards if c.rank == wild]
+    if rank == wild:  # the wild rank's cards and dead deuces (R46) are its naturals
+        return rank, [c for c in cards if c.rank in (wild, DEAD_RANK)]
     return rank, [c for c in cards if c.rank not in (0, wild)]
 
 
@@ -159,6 +165,16 @@ def can_extend_set(cards: Sequence[Card], card: Card, rules: RuleSet) -> bool:
     return True
 
 
+def natural_rank(rank: int) -> int:
+    """The rank a natural card plays at in a meld: a dead deuce (``DEAD_RANK``, R46
+    ``dead_discarded_wild``) is a natural 2; every other rank is itself.
+
+    >>> natural_rank(15), natural_rank(7)
+    (2, 7)
+    """
+    return 2 if rank == DEAD_RANK else rank
+
+
 def run_value(start: int, index: int) -> int:
     """Value (1-14) of the card at ``index`` of a run beginning at ``start``."""
     return start + index
@@ -203,7 +219,7 @@ def _run_start_variant(cards: Sequence[Card], rules: RuleSet, declared: int | No
         if suit and card.suit != suit:
             return None
         suit = card.suit
-        fixed.append((i, r))
+        fixed.append((i, natural_rank(r)))
     starts = run_starts(len(cards), rules)
     if not fixed:
         return declared if declared in starts else None
@@ -339,7 +355,7 @@ def _can_extend_run_variant(
         return False
     if not rules.is_wild(card.rank):
         own = suit or next((c.suit for c in cards if not rules.is_wild(c.rank)), "")
-        return card.suit == own and card.rank == value_rank(value)
+        return card.suit == own and natural_rank(card.rank) == value_rank(value)
     if rules.run_joker_check != "always":
         return True
     return _run_wilds_ok([*cards, card] if high else [card, *cards], rules)
@@ -374,6 +390,8 @@ def _meld_accepts(
     if kind == "set":
         rank, _ = _set_naturals(cards, rules)
         ranks = [r for r in range(1, 14) if r != wild] if rank is None else [rank] if rank != wild else []
+        if rank == wild and rules.dead_discarded_wild:  # R46: a dead deuce is a natural of a set of deuces
+            ranks = [DEAD_RANK]
         out.extend((c, True) for r in ranks for s in SUITS if can_extend_set(cards, c := Card(r, s), rules))
         if can_extend_set(cards, JOKER, rules):
             out.append((None, True))
@@ -382,6 +400,8 @@ def _meld_accepts(
     for high in (False, True):
         value = start + len(cards) if high else start - 1
         rank = value_rank(value)
+        if rank == wild and rules.dead_discarded_wild:  # R46: a dead deuce is the natural 2 of its suit
+            rank = DEAD_RANK
         if own and rank != wild and can_extend_run(cards, start, natural := Card(rank, own), high, rules, suit):
             out.append((natural, high))
         if can_extend_run(cards, start, JOKER, high, rules, suit):

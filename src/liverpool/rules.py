@@ -275,7 +275,9 @@ class RuleSet:
     jokers are swapped."""
     dead_discarded_wild: bool = False
     """R46 (deuces wild, ``wild_rank`` 2): a discarded deuce is dead: a natural card from then on
-    (token ``2H~``), never wild again, fitting no meld, scored like a natural 3."""
+    (token ``2H~``), never wild again, a natural 2 of its suit in melds (at the deuce's place in a
+    run when ``wild_rank_place`` is "wild"; in a set of deuces with ``wild_rank_natural_sets``),
+    scored like a natural 3."""
     # Dealing (R4-R9)
     cut_for_dealer: bool = True
     """R4: players cut for the first dealer (lowest deals); off: seat 0 deals first."""
@@ -789,12 +791,20 @@ def _derive_meld_variants(r: RuleSet) -> None:
             or r.set_min_naturals == 0
             or bool(gap)
             or (r.wild_rank is not None and r.wild_rank_natural_sets)
+            or r.dead_discarded_wild
             or ace in ("high", "both")
             or r.wrap_around
         ),
     }
     for name, value in values.items():
         object.__setattr__(r, name, value)
+
+
+def _dead_deuce_places(r: RuleSet) -> str:
+    """Where a dead deuce (R46) may be melded under ``r``, in words for :meth:`RuleSet.describe`."""
+    run = "at the deuce's place in runs (A-2-3)" if r.wild_rank_place == "wild" else "in no run (deuces have no place)"
+    sets = "in sets of deuces" if r.wild_rank_natural_sets else "in no set"
+    return f": {run} and {sets};"
 
 
 def _meld_variant_words(r: RuleSet) -> dict[str, str]:
@@ -1214,8 +1224,8 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 else f"; a {_rank_word(r.wild_rank)} laid in a run is never swapped out (only jokers are)"
             )
             + (
-                "; a discarded deuce is dead (shown 2H~): a natural card from then on, never wild again, fitting"
-                f" no meld, scored like a natural 3 ({r.rank_points[2]} points)"
+                "; a discarded deuce is dead (shown 2H~): a natural card from then on, never wild again, a natural"
+                f" 2 of its suit in melds{_dead_deuce_places(r)} scored like a natural 3 ({r.rank_points[2]} points)"
                 if r.dead_discarded_wild
                 else ""
             )

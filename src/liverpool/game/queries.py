@@ -10,7 +10,7 @@ from ..actions import (
     Action,
     SwapJoker,
 )
-from ..cards import SUITS, Card
+from ..cards import DEAD_RANK, SUITS, Card
 from ..melds import (
     is_valid_run,
     meld_accepts,
@@ -68,7 +68,10 @@ class _Queries(_Core):
         the run's suit, the rank of its value; 14 is the ace high). The one home of this rule: the
         swaps listed, verified and offered to the bots (:meth:`swap_actions`) all ask it."""
         rules = self.rules
-        return Card(value_rank(m.start + index), _run_suit(m.cards, rules))
+        rank = value_rank(m.start + index)
+        if rank == rules.wild_rank and rules.dead_discarded_wild:  # R46: a dead deuce is the natural 2
+            rank = DEAD_RANK
+        return Card(rank, _run_suit(m.cards, rules))
 
     def _compute_accepts(self, m: _Meld) -> list[tuple[Card | None, bool]]:
         return layoff_targets(m.kind, m.cards, m.start, self.rules)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations, product
 
-from ..cards import JOKER, SUITS, Card
+from ..cards import DEAD_RANK, JOKER, SUITS, Card
 from ..melds import _run_wilds_ok, is_valid_set, run_starts, value_rank
 from ..rules import RuleSet
 from .tables import _ctx
@@ -42,7 +42,13 @@ def _set_shapes(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool) -
     return found  # type: ignore[return-value]
 
 
-_NATURAL_CARDS = [Card(r, s) for s in SUITS for r in range(1, 14)]
+_NATURAL_CARDS = [Card(r, s) for s in SUITS for r in (*range(1, 14), DEAD_RANK)]  # R46: dead deuces too
+
+
+def _natural(rules: RuleSet, rank: int, suit: str) -> Card:
+    """The natural card of ``rank`` and ``suit`` in a meld: at the wild rank's place (deuces
+    wild) only a dead deuce is natural (R46 ``dead_discarded_wild``)."""
+    return Card(DEAD_RANK, suit) if rank == rules.wild_rank and rules.dead_discarded_wild else Card(rank, suit)
 
 
 def _set_shapes_of(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool) -> list[_Shape]:
@@ -54,6 +60,8 @@ def _set_shapes_of(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool
         if r == wr and not rules.wild_rank_natural_sets:
             continue
         per_suit = [(Card(r, s), hand.count(Card(r, s))) for s in SUITS]
+        if r == wr and rules.dead_discarded_wild:  # R46: dead deuces are natural deuces
+            per_suit += [(Card(DEAD_RANK, s), hand.count(Card(DEAD_RANK, s))) for s in SUITS]
         per_suit = [(c, k) for c, k in per_suit if k]
         if not per_suit:
             continue
@@ -62,7 +70,8 @@ def _set_shapes_of(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool
             n = len(naturals)
             if not n:
                 continue
-            spare = nwild - n if r == wr else nwild  # a natural deuce is no spare wild card
+            live = sum(1 for c in naturals if c.rank == wr)
+            spare = nwild - live if r == wr else nwild  # a natural deuce is no spare wild card
             for w in range(max(0, rules.set_min - n), min(high - n, spare) + 1):
                 if is_valid_set([*naturals, *[JOKER] * w], rules):
                     out.append(("set", r, naturals, (*naturals, *[None] * w)))
@@ -85,13 +94,16 @@ def _run_shapes(
     out: list[_Shape] = []
     memo = _ctx(rules).variant_memo
     for suit in SUITS:
-        held = frozenset(c.rank for c in hand if c.suit == suit and c.rank != wr)
+        # (a dead deuce, R46, holds the wild rank's place: the only card held of that rank)
+        held = frozenset(2 if c.rank == DEAD_RANK else c.rank for c in hand if c.suit == suit and c.rank != wr)
         if not held:
             continue
         # (with a limit by count, a wild card and a natural held once trade places between two runs)
         counted = rules.run_wild_limit != "spacing"
         movable = (
-            held if loose or not whole or not counted else frozenset(r for r in held if hand.count(Card(r, suit)) > 1)
+            held
+            if loose or not whole or not counted
+            else frozenset(r for r in held if hand.count(_natural(rules, r, suit)) > 1)
         )
         key = ("runs", suit, held, movable, nwild, exact, whole)
         found = memo.get(key)
@@ -114,13 +126,12 @@ def _suit_shapes(
 ) -> list[_Shape]:
     """The runs of one suit (:func:`_run_shapes`) whose naturals are of the ranks ``held``; a wild
     card stands at a held place only where its rank is ``movable``."""
-    wr = rules.wild_rank
     out: list[_Shape] = []
     longest = rules.run_min if exact else rules.run_len_max
     for n in range(rules.run_min, longest + 1):
         for a in run_starts(n, rules):
             ranks = [value_rank(a + i) for i in range(n)]
-            places = [i for i, r in enumerate(ranks) if r in held and r != wr]
+            places = [i for i, r in enumerate(ranks) if r in held]  # (the wild rank: a dead deuce)
             missing = n - len(places)
             if missing > nwild or not places:
                 continue
@@ -130,7 +141,9 @@ def _suit_shapes(
                 for gone in combinations(spare, j):
                     if j == len(places) and rules.run_min_naturals:
                         continue
-                    pattern = [Card(r, suit) if i in places and i not in gone else None for i, r in enumerate(ranks)]
+                    pattern = [
+                        _natural(rules, r, suit) if i in places and i not in gone else None for i, r in enumerate(ranks)
+                    ]
                     if not _run_wilds_ok([JOKER if c is None else c for c in pattern], rules):
                         continue
                     naturals = tuple(c for c in pattern if c is not None)

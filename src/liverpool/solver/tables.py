@@ -326,7 +326,7 @@ def _tally(ctx: _Ctx, hand: Sequence[Card]) -> _Tally:
         cnt[code] += 1
         rc[code & 15] += 1
         masks[code >> 4] |= 1 << (code & 15)
-    if rc[15]:  # dead deuces (dead_discarded_wild): naturals that fit no meld, left out
+    if rc[15]:  # dead deuces: the option takes the general search (generic.py); left out here
         for code in (31, 47, 63, 79):
             cnt[code] = 0
         rc[15] = 0

@@ -97,6 +97,8 @@ def deficits_without(
             out.append(hit[0])
             continue
         r = card & 15
+        if r == 15:  # a dead deuce (R46): its run place, or none (then measured in full)
+            r = t.dead_place
         if runs_only and r and r != wild:
             if masks is None:
                 masks = _masks(t, codes)
@@ -132,6 +134,7 @@ def _masks(t: Tactics, codes: bytes) -> tuple[int, list[int], list[int], list[in
     """(wild cards, rank masks per suit of the first, second and third copies, count per rank,
     naturals) of the card codes ``codes``."""
     wild = t.wild
+    dead_place = t.dead_place
     jokers = 0
     m1 = [0, 0, 0, 0]
     m2 = [0, 0, 0, 0]
@@ -143,8 +146,10 @@ def _masks(t: Tactics, codes: bytes) -> tuple[int, list[int], list[int], list[in
         if r == 0 or r == wild:
             jokers += 1
             continue
-        if r == 15:  # a dead deuce (dead_discarded_wild) fits no meld
-            continue
+        if r == 15:  # a dead deuce (dead_discarded_wild): a natural 2 in runs, where deuces have a place
+            r = dead_place
+            if not r:
+                continue
         naturals += 1
         si = (code >> 4) - 1
         bit = 1 << r

@@ -36,6 +36,9 @@ class Tactics:
         self.rules = rules
         self.wild = rules.wild_rank if rules.wild_rank is not None else 0
         self.pts = tuple(rules.points(r) for r in range(16))  # 15: a dead deuce
+        # R46: the run place a dead deuce (dead_discarded_wild) holds, a natural 2 where the wild
+        # rank has its place in runs (melds.natural_rank); 0: none (it fits no run)
+        self.dead_place = 2 if rules.dead_discarded_wild and rules.wild_rank_place == "wild" else 0
         self.set_min = rules.set_min
         self.set_cap = rules.set_min - rules.set_min_naturals  # wild cards a minimal set may hold (R18)
         if rules.set_wild_limit == "ratio":  # issue 16: never more wild than natural cards

@@ -186,3 +186,16 @@ def test_r17_run_min_naturals_is_checked_and_described() -> None:
         RuleSet(run_min_naturals=5)
     words = dict(RuleSet(run_min_naturals=0, run_wild_limit="none").describe())["R17"]
     assert "all wild cards" in words and "declares" in words
+
+
+def test_r46_r11_a_set_of_deuces_with_a_deuce_in_a_wild_place_keeps_distinct_suits() -> None:
+    """With ``wild_rank_natural_sets`` and ``set_distinct_suits="laydown"``, 2S 2S 2D is no set (the
+    second 2S is judged a natural deuce, R11): it is neither listed nor accepted (found by the
+    random-play property test: the listing offered it and the record did not replay)."""
+    r = rules("contract", packs=3, wild_rank=2, wild_rank_natural_sets=True, set_distinct_suits="laydown")
+    game = position(r, hands=("2S 2S 2D 7H 7D 7C KD", "3C 4D", "5H"), current=0, phase="play", deal=1)
+    meld = Meld(0, "set", tuple(sorted(cards("2S 2S 2D"))))
+    assert meld not in game.legal_actions()
+    assert_refused(game, meld)
+    assert Meld(0, "set", tuple(sorted(cards("2S 2H 2D")))) not in game.legal_actions()  # 2H not held
+    assert Meld(0, "set", tuple(sorted(cards("7H 7D 7C")))) in game.legal_actions()

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from itertools import groupby, product
 
 from ..cards import Card
+from ..melds import is_valid_set
 from ..rules import RuleSet
 from .base import _INF, _VALUE_CARDS, CARD_OF_CODE
 from .generic import _run_shapes, _set_shapes, _Shape
@@ -136,8 +137,13 @@ def _variant_candidates(hand: Sequence[Card], kind: str, rules: RuleSet, exact: 
         for seq in seqs:
             fill = iter(seq)
             cards = [next(fill) if c is None else c for c in pattern]
-            if _has(hand, cards):
-                out.append(cards)
+            if not _has(hand, cards):
+                continue
+            # a set of the wild rank (wild_rank_natural_sets): a deuce filling a wild place is judged
+            # as a natural deuce by the meld check (R11 distinct suits), so the filled set is asked again
+            if kind == "set" and key == rules.wild_rank and not is_valid_set(cards, rules):
+                continue
+            out.append(cards)
     return out
 
 

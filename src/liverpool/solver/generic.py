@@ -70,8 +70,9 @@ def _set_shapes_of(rules: RuleSet, hand: Sequence[Card], nwild: int, exact: bool
             n = len(naturals)
             if not n:
                 continue
-            live = sum(1 for c in naturals if c.rank == wr)
-            spare = nwild - live if r == wr else nwild  # a natural deuce is no spare wild card
+            # in a set of the wild rank every deuce is judged a natural deuce (R46, R11): only the
+            # jokers may fill its wild places
+            spare = hand.count(JOKER) if r == wr else nwild
             for w in range(max(0, rules.set_min - n), min(high - n, spare) + 1):
                 if is_valid_set([*naturals, *[JOKER] * w], rules):
                     out.append(("set", r, naturals, (*naturals, *[None] * w)))

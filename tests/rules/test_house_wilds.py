@@ -193,9 +193,12 @@ def test_r46_r11_a_set_of_deuces_with_a_deuce_in_a_wild_place_keeps_distinct_sui
     second 2S is judged a natural deuce, R11): it is neither listed nor accepted (found by the
     random-play property test: the listing offered it and the record did not replay)."""
     r = rules("contract", packs=3, wild_rank=2, wild_rank_natural_sets=True, set_distinct_suits="laydown")
-    game = position(r, hands=("2S 2S 2D 7H 7D 7C KD", "3C 4D", "5H"), current=0, phase="play", deal=1)
+    game = position(r, hands=("2S 2S 2D 2H 7H 7D 7C KD", "3C 4D", "5H"), current=0, phase="play", deal=1)
     meld = Meld(0, "set", tuple(sorted(cards("2S 2S 2D"))))
     assert meld not in game.legal_actions()
     assert_refused(game, meld)
-    assert Meld(0, "set", tuple(sorted(cards("2S 2H 2D")))) not in game.legal_actions()  # 2H not held
+    assert Meld(0, "set", tuple(sorted(cards("2S 2H 2D")))) in game.legal_actions()
     assert Meld(0, "set", tuple(sorted(cards("7H 7D 7C")))) in game.legal_actions()
+    # without the 2H the hand holds no second set: no lay-down is offered at all
+    short = position(r, hands=("2S 2S 2D 7H 7D 7C KD", "3C 4D", "5H"), current=0, phase="play", deal=1)
+    assert not any(isinstance(a, Meld) for a in short.legal_actions())

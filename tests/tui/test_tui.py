@@ -18,13 +18,13 @@ from tui_helpers import choose_by_keys, human_to_act, play_turn_by_keys, screen_
 from liverpool.actions import Buy, Discard, LayOff, Meld, SwapJoker
 from liverpool.bots import get
 from liverpool.cards import parse_card
+from liverpool.describe import describe_action
 from liverpool.game import Game, IllegalAction
 from liverpool.rules import RuleSet
 from liverpool.solver import find_contract
 from liverpool.tui.app import SLOT, HandView, LiverpoolApp
 from liverpool.tui.screens import ChooseScreen, DealEndScreen, GameEndScreen, QuitScreen
 from liverpool.tui.session import LocalSession
-from liverpool.tui.words import action_text
 
 
 def make_app(tmp_path: Path, seed: int = 3, players: int = 4, **kwargs: object) -> LiverpoolApp:
@@ -321,11 +321,11 @@ async def _lay_off(tmp_path: Path) -> None:
             await pilot.press("right")
         assert app.fitting_melds() == {a.meld for a in fits if a.card == card}
         assert "◆" in screen_text(app)
-        # R32: the card fits a meld, so the next player may call it: warned first
+        # R32: the card fits a meld, so another player may call it (R33): warned first
         version = game.version
         await pilot.press("x")
         assert game.version == version
-        assert "may call it (R32)" in screen_text(app)
+        assert "may call it and you take it back with a penalty card (R32, R33)" in " ".join(screen_text(app).split())
         # lay it off instead
         await pilot.press("o")
         if isinstance(app.screen, ChooseScreen):
@@ -354,7 +354,7 @@ async def _mouse(tmp_path: Path) -> None:
 def test_a_joker_swap_is_described_in_words() -> None:
     names = ["Ana", "Bo (medium)"]
     melds = [{"id": 3, "owner": 1, "kind": "run", "cards": ["5H", "6H", "JK", "8H"]}]
-    text = action_text(SwapJoker(0, 3, 2, parse_card("7H")), names, 0, melds)
+    text = describe_action(SwapJoker(0, 3, 2, parse_card("7H")), {"melds": melds}, names)
     assert text == (
         "put your 7♥ in place of the joker in Bo (medium)'s run 5♥ 6♥ JK 8♥; "
         "the joker comes to your hand and must be played this turn"

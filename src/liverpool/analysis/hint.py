@@ -38,6 +38,7 @@ from ..actions import (
 )
 from ..bots.greedy import EventTracker, Snapshot, analyse, related, rules_for_view
 from ..cards import Card
+from ..describe import describe_action
 from .evaluate import Budget, Evaluation, evaluate
 
 __all__ = ["Hint", "hint", "reason"]
@@ -98,6 +99,12 @@ def _name(c: Card) -> str:
 
 def _names(cards: Sequence[Card]) -> str:
     return " ".join(_name(c) for c in cards)
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: its first letter capital (inside an opening quote too), a full stop."""
+    i = 1 if text.startswith("“") else 0
+    return text[:i] + text[i].upper() + text[i + 1 :] + ("" if text.endswith(".") else ".")
 
 
 def _short(d: int) -> str:
@@ -207,7 +214,7 @@ class _Facts:
     def explain(self, action: Action, ev: Evaluation, against: Action | None = None) -> list[str]:
         parts = self._why(action, ev)
         parts.append(self._numbers(action, ev, against))
-        return [p[0].upper() + p[1:] + ("" if p.endswith(".") else ".") for p in parts if p]
+        return [_sentence(p) for p in parts if p]
 
     def _numbers(self, action: Action, ev: Evaluation, against: Action | None = None) -> str:
         if not ev.searched:
@@ -223,16 +230,14 @@ class _Facts:
             return ""
         alt = others[0]
         gap = alt.value - mine.value
+        words = describe_action(alt.action, self.view)
         if gap < -0.5:
-            return f"{_describe(alt.action)} plays out about {-gap:.1f} points better ({ev.samples} samples)"
+            return f"“{words}” plays out about {-gap:.1f} points better ({ev.samples} samples)"
         if gap <= 0:
-            return f"{_describe(alt.action)} plays out about as well ({ev.samples} samples): either is fine"
+            return f"“{words}” plays out about as well ({ev.samples} samples): either is fine"
         se = paired_se(ev, mine.action, alt.action)
         spread = f" ± {se:.1f}" if math.isfinite(se) else ""
-        return (
-            f"{label}, {_describe(alt.action)}, is about {gap:.1f}{spread} points worse this deal "
-            f"({alt.samples} samples)"
-        )
+        return f"{label}, “{words}”, is about {gap:.1f}{spread} points worse this deal ({alt.samples} samples)"
 
     def _why(self, action: Action, ev: Evaluation) -> list[str]:
         if isinstance(action, Discard):
@@ -254,7 +259,7 @@ class _Facts:
             return [f"put the {_name(action.card)} in {whose} and take its wild card: a wild card fits anywhere"]
         if isinstance(action, EndTurn):
             return ["end your turn"]
-        return [_describe(action)]
+        return [describe_action(action, self.view)]
 
     def _discard(self, action: Discard, ev: Evaluation) -> list[str]:
         card = action.card
@@ -327,7 +332,7 @@ class _Facts:
     def _buy(self, action: Action) -> list[str]:
         top = self.top
         if top is None:
-            return [_describe(action)]
+            return [describe_action(action, self.view)]
         d = self.deficit(self.hand)
         with_top = self.deficit([*self.hand, top])
         extra = 1 + self.rules.buy_penalty
@@ -355,25 +360,3 @@ def paired_se(ev: Evaluation, a: Action, b: Action) -> float:
     if ev.find(b) is ev.best:
         return ev.loss(a)[1]
     return math.hypot(ev.loss(a)[1], ev.loss(b)[1])
-
-
-def _describe(action: Action) -> str:
-    if isinstance(action, Discard):
-        return f"discarding the {_name(action.card)}"
-    if isinstance(action, DrawStock):
-        return "drawing from the stock"
-    if isinstance(action, DrawDiscard):
-        return "taking the discard"
-    if isinstance(action, Buy):
-        return "buying"
-    if isinstance(action, Pass):
-        return "passing"
-    if isinstance(action, LayOff):
-        return f"laying off the {_name(action.card)}"
-    if isinstance(action, Meld):
-        return f"laying down {_names(list(action.cards))}"
-    if isinstance(action, SwapJoker):
-        return f"swapping the {_name(action.card)} for a wild card"
-    if isinstance(action, EndTurn):
-        return "ending the turn"
-    return str(action)

@@ -25,13 +25,13 @@ from textual.widgets import Footer, RichLog, Static
 
 from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff, Meld, Pass, SwapJoker
 from ..cards import Card, parse_card, parse_cards
+from ..describe import card_text, cards_text, describe_action, describe_event, plural
 from ..game import Game, IllegalAction
 from ..rules import Contract
 from ..solver import contract_melds
 from .remote import RemoteGame, RemoteSession, gained_cards
 from .screens import ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
 from .session import LocalSession
-from .words import action_text, card_text, cards_text, event_text, plural
 
 __all__ = ["HandView", "LiverpoolApp"]
 
@@ -254,7 +254,7 @@ class LiverpoolApp(App[int]):
             self.refresh_view()
             return
         for event in self.session.events()[-200:]:
-            line = event_text(event, names, self.session.human, self.ascii_only)
+            line = describe_event(event, names, ascii_only=self.ascii_only)
             if line:
                 log.write(Text(line))
         if self.session.watching:
@@ -306,7 +306,7 @@ class LiverpoolApp(App[int]):
         lines = 0
         deal_end: dict[str, Any] | None = None
         for event in message.get("events", []):
-            line = event_text(event, names, self.me, self.ascii_only, melds)
+            line = describe_event(event, names, ascii_only=self.ascii_only, melds=melds)
             if line:
                 style = "bold" if event.get("type") in ("down", "deal_end", "game_over", "call_penalty") else ""
                 self.log_line(line, style)
@@ -446,7 +446,7 @@ class LiverpoolApp(App[int]):
         deal_end: dict[str, Any] | None = None
         melds = self.game.view(self.viewer)["melds"]
         for event in new_events:
-            line = event_text(event, names, self.me, self.ascii_only, melds)
+            line = describe_event(event, names, ascii_only=self.ascii_only, melds=melds)
             if line:
                 style = "bold" if event.get("type") in ("down", "deal_end", "game_over", "call_penalty") else ""
                 self.log_line(line, style)
@@ -934,7 +934,7 @@ class LiverpoolApp(App[int]):
 
     def choose_action(self, title: str, actions: Sequence[Action]) -> None:
         view = self.game.view(self.me) if self.me is not None else {"melds": []}
-        texts = [action_text(x, self.session.names, self.me, view["melds"], self.ascii_only) for x in actions]
+        texts = [describe_action(x, view, self.session.names, ascii_only=self.ascii_only) for x in actions]
 
         def chosen(index: int | None) -> None:
             if index is None:
@@ -990,16 +990,20 @@ class LiverpoolApp(App[int]):
                 self.say("That card may not be discarded now.", "yellow")
             return
         view = self.game.view(self.seat)
-        callable_ = (
-            view["rules"].get("playable_discard") == "call"
-            and view["down"][self.me]
-            and any(isinstance(x, LayOff) and x.card == card for x in legal)
-        )
+        # a playable discard (R32): the engine lists a lay-off of this very card now, which it does
+        # exactly when the player is down, may lay off this turn and the card fits a meld
+        mode = view["rules"].get("playable_discard")
+        callable_ = mode in ("call", "liverpool") and any(isinstance(x, LayOff) and x.card == card for x in legal)
         if callable_ and self.warned_discard != card:
             self.warned_discard = card
+            then = (
+                "another player may call it and you take it back with a penalty card (R32, R33)"
+                if mode == "call"
+                else "a player who is down may call it and take it (R32, R34)"
+            )
             self.say(
-                f"Careful: the {card_text(card, self.ascii_only)} fits a meld on the table, so the next player "
-                "may call it (R32) and you take a penalty card. Press x again to discard it anyway.",
+                f"Careful: the {card_text(card, self.ascii_only)} fits a meld on the table, so {then}. "
+                "Press x again to discard it anyway.",
                 "bold yellow",
             )
             return

@@ -15,7 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
-from .words import cards_text
+from ..describe import cards_text
 
 __all__ = ["ChooseScreen", "DealEndScreen", "GameEndScreen", "HelpScreen", "QuitScreen", "score_table"]
 

@@ -11,14 +11,15 @@ import json
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from liverpool import Buy, Card, Discard, DrawDiscard, DrawStock, Game, Meld, RuleSet
 from liverpool.bots import get
-from liverpool.cards import full_deck
+from liverpool.cards import full_deck, parse_card
 from liverpool.cli import main
 from liverpool.driver import play_game
 from liverpool.rules import PRESET_CHOICES, PRESETS
@@ -148,13 +149,29 @@ def _conserved(game: Game) -> None:
     assert placed == Counter(full_deck(game.rules.packs_for(game.players), game.rules.jokers_per_pack))
 
 
+def _dead_deuces_are_natural(meld: dict[str, Any], rules: RuleSet) -> None:
+    """R46 with ``dead_discarded_wild``: a dead deuce is a natural 2 of its suit, never a wild
+    card: in a run only at the 2's place of its own suit, in a set only in a set of deuces."""
+    cards = [parse_card(t) for t in meld["cards"]]
+    naturals = [c for c in cards if not rules.is_wild(c.rank)]
+    for i, c in enumerate(cards):
+        if not c.is_dead:
+            continue
+        if meld["kind"] == "run":
+            assert (meld["start"] + i) % 13 == 2, meld  # the 2's place (value 2, or 15 past an ace)
+            assert all(n.suit == c.suit for n in naturals), meld
+        else:
+            assert all(n.live.rank == 2 for n in naturals), meld
+
+
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(seed=0, players=4)  # random play lays a dead deuce at the 2's place of a run in Shanghai
 @given(seed=st.integers(0, 2**32), players=st.integers(3, 5))
 @pytest.mark.parametrize("bot", ["greedy", "random"])
 @pytest.mark.parametrize("name", HOUSE)
 def test_bots_play_whole_games_of_a_house_preset_legally(name: str, bot: str, seed: int, players: int) -> None:
     """Property: any seed and table size, whole games of the preset by the bots are legal, conserve
-    the deck, never meld a dead deuce, and replay from their records."""
+    the deck, meld a dead deuce only as a natural 2, and replay from their records."""
     rules = RuleSet.preset(name)
     if bot == "random" and name == "shanghai":
         # random play seldom completes a level: the game would run its 27 deals; shorter deals
@@ -167,8 +184,8 @@ def test_bots_play_whole_games_of_a_house_preset_legally(name: str, bot: str, se
         seen.append(g.version)
         if g.version % 5 == 0 or g.is_over:
             _conserved(g)
-            for meld in g.melds:
-                assert not any(c.is_dead for c in meld.cards)
+            for meld in g.view(0)["melds"]:
+                _dead_deuces_are_natural(meld, g.rules)
 
     # play_game applies through Game.apply: an action not listed is verified, an illegal one raises
     play_game(game, [get(bot, seed=seed * 10 + i) for i in range(players)], on_action=check)

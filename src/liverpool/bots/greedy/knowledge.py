@@ -288,7 +288,7 @@ class Snapshot:
         return self.rules.is_wild(card.rank)
 
     def fits(self, card: Card, acc: tuple[frozenset[int], bool]) -> bool:
-        return (acc[1] and self.is_wild(card)) or card in acc[0]
+        return card in acc[0] or (acc[1] and self.rules.is_wild(card.rank))
 
     def danger(self) -> int:
         """How close an opponent is to going out: 0 (far) to 3 (could go out now)."""

@@ -31,6 +31,7 @@ from liverpool.bots.greedy import policy as greedy_policy
 from liverpool.cards import DEAD_DEUCES, JOKER, full_deck
 from liverpool.driver import next_to_act
 from liverpool.game import empty_hand_floats, staged_melds, staged_progress
+from liverpool.solver import solve
 from rules_helpers import PRESETS, apply_all, cards, position, rules
 
 HOUSE: dict[str, list[Any]] = {
@@ -123,7 +124,6 @@ def test_snapshot_is_wild_is_the_rules(preset: str, options: dict[str, Any]) -> 
 def _plan_args(monkeypatch: pytest.MonkeyPatch, game: Game) -> dict[str, Any]:
     """The solver arguments of the greedy bot's lay-down plan from seat 0's view of ``game``."""
     seen: list[dict[str, Any]] = []
-    solve = greedy_policy.solve
 
     def spy(*args: Any, **kwargs: Any) -> Any:
         seen.append(kwargs)

@@ -28,6 +28,7 @@ from liverpool.actions import Action
 from liverpool.bots import get
 from liverpool.bots.greedy import Snapshot
 from liverpool.bots.greedy import policy as greedy_policy
+from liverpool.bots.greedy.tactics import tactics
 from liverpool.cards import DEAD_DEUCES, JOKER, full_deck
 from liverpool.driver import next_to_act
 from liverpool.game import empty_hand_floats, staged_melds, staged_progress
@@ -114,7 +115,7 @@ def test_snapshot_is_wild_is_the_rules(preset: str, options: dict[str, Any]) -> 
     """R46: the greedy bot's wild cards are the engine's, a dead deuce (``2H~``) never wild."""
     r = rules(preset, **options)
     s = Snapshot()
-    s.rules = r
+    s.rules, s.t = r, tactics(r)
     for c in [*sorted(set(full_deck(1, 1))), *DEAD_DEUCES]:
         assert s.is_wild(c) == r.is_wild(c.rank)
     assert not any(s.is_wild(c) for c in DEAD_DEUCES)

@@ -284,11 +284,12 @@ class Snapshot:
         raise ValueError(f"no meld {swap.meld} on the table")
 
     def is_wild(self, card: Card) -> bool:
-        """Is ``card`` wild (R46)? The engine's rule (:meth:`RuleSet.is_wild`): a dead deuce is not."""
-        return self.rules.is_wild(card.rank)
+        """Is ``card`` wild (R46)? The engine's rule (:meth:`RuleSet.is_wild`, its answers per rank
+        in :attr:`Tactics.wild_of`): a dead deuce is not."""
+        return self.t.wild_of[card.rank]
 
     def fits(self, card: Card, acc: tuple[frozenset[int], bool]) -> bool:
-        return card in acc[0] or (acc[1] and self.rules.is_wild(card.rank))
+        return card in acc[0] or (acc[1] and self.t.wild_of[card.rank])
 
     def danger(self) -> int:
         """How close an opponent is to going out: 0 (far) to 3 (could go out now)."""

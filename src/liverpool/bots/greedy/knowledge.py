@@ -289,7 +289,7 @@ class Snapshot:
         return self.t.wild_of[card.rank]
 
     def fits(self, card: Card, acc: tuple[frozenset[int], bool]) -> bool:
-        return card in acc[0] or (acc[1] and self.t.wild_of[card.rank])
+        return (acc[1] and self.t.wild_of[card.rank]) or card in acc[0]
 
     def danger(self) -> int:
         """How close an opponent is to going out: 0 (far) to 3 (could go out now)."""

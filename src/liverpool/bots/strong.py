@@ -403,7 +403,7 @@ def _go_down(game: Game, s: Snapshot) -> bool:
         for swap in game.swap_actions(p):
             rest = list(s.hand)
             rest.remove(swap.card)
-            rest.append(game._melds[swap.meld].cards[swap.index])
+            rest.append(game.swap_yield(swap))
             if can_complete(rest, s.sets, s.runs, rules, whole_hand=s.whole, left=s.left):
                 _apply(game, swap)
                 d = 0
@@ -425,7 +425,6 @@ def _play_phase(game: Game) -> None:
     if game.pending or game.must_meld is not None or game.swaps:
         _fallback(game, p)
         return
-    rules = game.rules
     s = Snapshot.from_game(game, p)
     if not game.down[p]:
         if not _go_down(game, s):
@@ -435,7 +434,7 @@ def _play_phase(game: Game) -> None:
             return
         s = Snapshot.from_game(game, p)
     if game.may_lay_off(p):
-        floating = rules.floating and not s.whole
+        floating = s.floats_when_empty()  # R38: keep the last card to discard
         pts = s.t.pts
         while True:
             hand = game.hands[p]

@@ -47,8 +47,7 @@ from ..actions import (
 from ..cards import format_cards
 from ..driver import next_to_act
 from ..game import Game
-from ..game.contracts import staged_left
-from ..melds import set_rank
+from ..game.contracts import staged_left, staged_progress
 from ..rules import RuleSet
 from ..solver import solve
 from .layout import CARD_TYPE, NAME_TYPE, TYPE_CARD, TYPE_NAME, layouts_for
@@ -398,12 +397,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         if isinstance(left, str):
             return None
         hand = game.hand(seat)
-        sets = sum(1 for k, _ in view_staged if k == "set")
-        runs = len(view_staged) - sets
-        ranks = frozenset(r for k, cs in view_staged if k == "set" and (r := set_rank(cs, rules)) is not None)
-        suits = frozenset(
-            next((c.suit for c in cs if not rules.is_wild(c.rank)), "") for k, cs in view_staged if k == "run"
-        )
+        sets, runs, ranks, suits = staged_progress(view_staged, rules)  # the engine's count (R10, R14)
         must = None
         view_must = game.view(seat)["must_meld"] if rules.pile_draw else None
         if view_must is not None:

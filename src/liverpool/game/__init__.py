@@ -25,8 +25,9 @@ from __future__ import annotations
 from ..errors import IllegalAction, MalformedAction, StaleAction
 from . import common as _common
 from .common import DRAW, LIVERPOOL_DISCARD, OVER, PLAY, RECORD_FORMAT, RECORD_FORMAT_1, TableMeld
-from .queries import layoff_targets
-from .views import _Views
+from .contracts import staged_progress
+from .queries import empty_hand_floats, layoff_targets
+from .views import _Views, staged_melds
 
 __all__ = [
     "DRAW",
@@ -40,7 +41,10 @@ __all__ = [
     "MalformedAction",
     "StaleAction",
     "TableMeld",
+    "empty_hand_floats",
     "layoff_targets",
+    "staged_melds",
+    "staged_progress",
 ]
 
 # Private parts that tests and ``positions.py`` reach through ``liverpool.game`` (no public API).

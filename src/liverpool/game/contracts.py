@@ -1,4 +1,9 @@
-"""Contracts whose melds have lengths of their own (brackets in the schedule, R48) or whose runs of
+"""A player's progress through the contract while laying down: :func:`staged_progress`, the sets
+and runs staged this turn with the set ranks and run suits they use (R10, R14, options
+``sets_distinct_ranks``/``runs_distinct_suits``), the one home of this count for the listing,
+verification and the bots.
+
+Contracts whose melds have lengths of their own (brackets in the schedule, R48) or whose runs of
 one suit keep a gap (``runs_same_suit_gap``, R13): the groups left after a player's staged melds,
 and the lay-down melds listed for such a contract (issue 16).
 
@@ -8,16 +13,49 @@ of one attribute test, so these options cost nothing when off.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..actions import Action, Meld
 from ..cards import Card
-from ..rules import Contract
+from ..melds import set_rank
+from ..rules import Contract, RuleSet
 from ..solver import Left, candidate_melds, contract_left, group_rules, left_after, solve
+from .common import _run_suit
 
 if TYPE_CHECKING:
     from .checks import _Checks
+
+
+def staged_progress(
+    staged: Iterable[tuple[str, Sequence[Card]]], rules: RuleSet
+) -> tuple[int, int, frozenset[int], frozenset[str]]:
+    """The contract progress of a player part-way through laying down: of the melds ``staged``
+    this turn (``(kind, cards)`` pairs, as :meth:`Game.staged` gives them or
+    :func:`liverpool.game.staged_melds` reads them from a view), the number of sets and of runs,
+    the ranks of the sets and the suits of the runs (R10, R14; a set's rank as
+    :func:`~liverpool.melds.set_rank` reads it, R46; a run of wild cards by the suit it was
+    declared to stand for, R17). The contract's parts left are its sets and runs less these; with
+    ``sets_distinct_ranks``/``runs_distinct_suits`` the ranks and suits used may not repeat. The
+    one home of this count: the listing, verification and the bots ask it.
+
+    >>> from liverpool.cards import parse_cards
+    >>> staged_progress([("set", parse_cards("7H 7S *")), ("run", parse_cards("* 4D 5D 6D"))], RuleSet())
+    (1, 1, frozenset({7}), frozenset({'D'}))
+    """
+    sets = runs = 0
+    ranks: set[int] = set()
+    suits: set[str] = set()
+    for kind, cards in staged:
+        if kind == "set":
+            sets += 1
+            rank = set_rank(cards, rules)
+            if rank:
+                ranks.add(rank)
+        else:
+            runs += 1
+            suits.add(_run_suit(cards, rules))
+    return sets, runs, frozenset(ranks), frozenset(suits)
 
 
 def staged_left(

@@ -30,7 +30,7 @@ from .common import (
     _Meld,
     _remove_cards,
 )
-from .queries import _Queries
+from .queries import _Queries, empty_hand_floats
 
 
 class _Moves(_Queries):
@@ -287,7 +287,7 @@ class _Moves(_Queries):
         if self.hands[p]:
             self._knock(p)
             return
-        if self.contract.whole_hand or not self.rules.floating:
+        if not empty_hand_floats(self.rules, self.contract.whole_hand):
             self._end_deal(p, "went out")
             return
         if self.buy_requests:  # R30 buy_window "until_discard"

@@ -30,6 +30,7 @@ from .common import (
     _Meld,
     _run_suit,
 )
+from .contracts import staged_progress
 from .core import _Core
 
 
@@ -184,6 +185,20 @@ class _Queries(_Core):
                         out.append(SwapJoker(player, m.id, i, natural))
         return out
 
+    def swap_yield(self, action: SwapJoker) -> Card:
+        """R20: the wild card swap ``action`` puts in the player's hand, the one at its place in the
+        table meld (a joker, or a card of the wild rank with ``wild_rank_swappable``): what
+        applying it gives. A fast path for search (playouts); ``action`` is one of
+        :meth:`swap_actions`."""
+        return self._melds[action.meld].cards[action.index]
+
+    def table_rows(self) -> list[tuple[int, str, list[Card], int]]:
+        """The melds on the table as (id, kind, cards in table order, start: a run's first value,
+        1-14), the cards shared with the game (read them, never change them): the table as the
+        rule functions (:func:`layoff_targets`) read it. A fast path for search (playouts); clients
+        read :attr:`melds` or a view."""
+        return [(m.id, m.kind, m.cards, m.start) for m in self._melds]
+
     def _swap_allowed(self, p: int) -> bool:
         mode = self.rules.joker_swap
         if mode == "off":
@@ -199,19 +214,8 @@ class _Queries(_Core):
         return self._may_lay_off(p)  # once_down
 
     def _pending_counts(self) -> tuple[int, int, frozenset[int], frozenset[str]]:
-        sets = runs = 0
-        ranks: set[int] = set()
-        suits: set[str] = set()
-        for kind, cards in self.pending:
-            if kind == "set":
-                sets += 1
-                rank = set_rank(cards, self.rules)
-                if rank:
-                    ranks.add(rank)
-            else:
-                runs += 1
-                suits.add(_run_suit(cards, self.rules))
-        return sets, runs, frozenset(ranks), frozenset(suits)
+        """The current player's contract progress (:func:`~liverpool.game.contracts.staged_progress`)."""
+        return staged_progress(self.pending, self.rules)
 
     def _pending_has(self, card: Card) -> bool:
         return any(card in cards for _, cards in self.pending)
@@ -303,6 +307,19 @@ class _Queries(_Core):
         if not can_complete(hand, c.sets, c.runs, self.rules, whole_hand=c.whole_hand, must_use=deepest, left=left):
             return f"you could not lay down your contract with {deepest} this turn (R22)"
         return None
+
+
+def empty_hand_floats(rules: RuleSet, whole_hand: bool) -> bool:
+    """R15, R37, R38: does a player whose hand empties by melding (laying down or laying off their
+    last card) float, to draw and discard next turn, rather than go out? Yes with ``floating`` on
+    ("refuse" too, though there the last card may not be melded), never in a whole-hand deal
+    (``whole_hand``: the contract takes every card, R15). The one home of this rule: applying
+    (``Game._after_hand_change``) and the bots' choice to keep a last card to discard ask it.
+
+    >>> empty_hand_floats(RuleSet(), False), empty_hand_floats(RuleSet(floating=False), False)
+    (True, False)
+    """
+    return bool(rules.floating) and not whole_hand
 
 
 def layoff_targets(kind: str, cards: Sequence[Card], start: int, rules: RuleSet) -> list[tuple[Card | None, bool]]:

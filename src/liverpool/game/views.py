@@ -255,6 +255,14 @@ def _staged_view(kind: str, cards: list[Card]) -> dict[str, Any]:
     return {"kind": kind, "cards": card_names(cards), "declared": str(declared)}
 
 
+def staged_melds(view: dict[str, Any]) -> list[tuple[str, list[Card]]]:
+    """The melds a view's seat has staged this turn (its ``staged``) as the engine holds them:
+    ``(kind, cards)`` pairs, a run of wild cards declared as the view says (R17), for
+    :func:`~liverpool.game.staged_progress` and the other rule functions that read staged melds."""
+    parse = parse_card
+    return [(m["kind"], _cards_of(m, parse)) for m in view["staged"]]
+
+
 def _cards_of(meld: dict[str, Any], parse: Any) -> list[Card]:
     """The cards of a meld's view, declared as the view says (issue 16)."""
     cards = [parse(c) for c in meld["cards"]]

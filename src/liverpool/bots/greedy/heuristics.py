@@ -153,6 +153,7 @@ def discard_ranking(s: Snapshot, options: Sequence[Card], full: bool = True) -> 
     hand = s.hand
     acc = s.accepts() if s.meld_view or s.melds else None  # (the view's melds read only when needed)
     pts = t.pts
+    wild_of = t.wild_of  # R46: the engine's RuleSet.is_wild per rank
     out: list[tuple[float, Card]] = []
     if s.down[s.me]:
         # down: shed the highest card that fits nothing (a fitting card could be called, R32)
@@ -163,7 +164,7 @@ def discard_ranking(s: Snapshot, options: Sequence[Card], full: bool = True) -> 
                 + (50.0 if acc is not None and s.fits(c, acc) else 0.0)
                 + _feed_pen(s, c, None, fit_pen, wanted)
             )
-            if s.is_wild(c):
+            if wild_of[c.rank]:
                 key += 100.0
             out.append((key, c))
         out.sort()
@@ -196,7 +197,7 @@ def discard_ranking(s: Snapshot, options: Sequence[Card], full: bool = True) -> 
                 - pts[c.rank] * point_weight
                 + _feed_pen(s, c, acc, fit_pen, wanted)
             )
-            if s.is_wild(c):
+            if wild_of[c.rank]:
                 score += 500.0
             out.append((score, c))
     out.sort()
@@ -206,7 +207,7 @@ def discard_ranking(s: Snapshot, options: Sequence[Card], full: bool = True) -> 
 def note_discard(s: Snapshot, card: Card) -> None:
     """Remember the measure of the hand left after discarding ``card`` when it is known: a card no
     best partial contract uses leaves the deficit and the plan as they were."""
-    if s.down[s.me] or s.is_wild(card):
+    if s.down[s.me] or s.t.wild_of[card.rank]:
         return
     t = s.t
     key = (bytes(sorted(s.hand)), s.sets, s.runs, s.whole)
@@ -243,12 +244,13 @@ def wants_card(s: Snapshot, card: Card, buying: bool = False) -> bool:
         extra = s.hand_size + 1 + s.rules.buy_penalty - s.contract_cards
         if extra > TUNING.buy_extra or s.danger() >= TUNING.buy_danger:
             return False
-    if not s.is_wild(card) and not related(s, card, s.hand):
+    wild = t.wild_of[card.rank]  # R46: the engine's RuleSet.is_wild
+    if not wild and not related(s, card, s.hand):
         return False
     base = deficit_of(t, s.hand, s.sets, s.runs, s.whole)
     if base <= 0 and not buying and can_complete(s.hand, s.sets, s.runs, s.rules, whole_hand=s.whole, left=s.left):
         # already able to go down: take it only when it goes down with the contract
-        return s.is_wild(card) or can_complete(
+        return wild or can_complete(
             [*s.hand, card], s.sets, s.runs, s.rules, whole_hand=s.whole, must_use=card, left=s.left
         )
     after = deficit_of(t, [*s.hand, card], s.sets, s.runs, s.whole, base)

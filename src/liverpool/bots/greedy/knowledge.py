@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ...actions import SwapJoker
 from ...cards import Card, parse_card, parse_tokens
-from ...game import layoff_targets
+from ...game import empty_hand_floats, layoff_targets, staged_melds, staged_progress
 from ...rules import Contract, RuleSet
 from ...solver import Left, contract_left, left_after
 from .tactics import _MEMO_LIMIT, Tactics, rules_for_view, tactics
@@ -97,7 +98,6 @@ class Snapshot:
         if self.left is not None:
             self.t = tactics(deficit_rules(rules, self.left))
         parse = parse_card
-        cards = parse_tokens
         self._hand = None
         self.hand_tokens = view["hand"]
         self.hand_sizes = view["hand_sizes"]
@@ -113,7 +113,7 @@ class Snapshot:
         must = view["must_meld"]
         self.must_meld = parse(must) if must else None
         staged = view["staged"]
-        self.staged = [(m["kind"], cards(m["cards"])) for m in staged] if staged else []
+        self.staged = staged_melds(view) if staged else []  # a run of wild cards keeps its declaration
         self.swaps = len(view["swaps"])
         self.stock_size = view["stock_size"]
         self.buy_window = view["buy_window"]
@@ -196,7 +196,7 @@ class Snapshot:
         s.hand = game.hands[seat]
         s.hand_sizes = [len(game.hands[p]) for p in range(n)]
         s.down = game.down
-        s.melds = [(m.id, m.kind, m.cards, m.start) for m in game._melds]
+        s.melds = game.table_rows()
         pile = game.discard
         s.top = pile[-1] if pile else None
         s.discard_pile = pile
@@ -265,11 +265,31 @@ class Snapshot:
             any_wild = any_wild or hit[1]
         return frozenset(out), any_wild
 
+    def progress(self) -> tuple[int, int, frozenset[int], frozenset[str]]:
+        """The seat's contract progress this turn: the sets and runs staged, and the set ranks and
+        run suits they use, as the engine counts them (:func:`liverpool.game.staged_progress`)."""
+        return staged_progress(self.staged, self.rules)
+
+    def floats_when_empty(self) -> bool:
+        """Would melding the seat's last card leave it floating rather than out (R15, R37, R38)?
+        The engine's rule (:func:`liverpool.game.empty_hand_floats`)."""
+        return empty_hand_floats(self.rules, self.whole)
+
+    def swap_yield(self, swap: SwapJoker) -> Card:
+        """The wild card ``swap`` (a legal joker swap, R20) puts in the hand: the card at its place
+        in the table meld, as applying it gives (:meth:`liverpool.game.Game.swap_yield`)."""
+        for meld_id, _kind, cards, _start in self.melds:
+            if meld_id == swap.meld:
+                return cards[swap.index]
+        raise ValueError(f"no meld {swap.meld} on the table")
+
     def is_wild(self, card: Card) -> bool:
-        return card.rank in (0, self.t.wild)
+        """Is ``card`` wild (R46)? The engine's rule (:meth:`RuleSet.is_wild`, its answers per rank
+        in :attr:`Tactics.wild_of`): a dead deuce is not."""
+        return self.t.wild_of[card.rank]
 
     def fits(self, card: Card, acc: tuple[frozenset[int], bool]) -> bool:
-        return (acc[1] and self.is_wild(card)) or card in acc[0]
+        return (acc[1] and self.t.wild_of[card.rank]) or card in acc[0]
 
     def danger(self) -> int:
         """How close an opponent is to going out: 0 (far) to 3 (could go out now)."""

@@ -23,7 +23,7 @@ from ...actions import (
     SwapJoker,
     Unswap,
 )
-from ...cards import JOKER, Card, parse_tokens
+from ...cards import Card, parse_tokens
 from ...events import FrozenDict
 from ...rules import RuleSet, cached_rules
 from ...solver import can_complete, solve
@@ -36,22 +36,10 @@ from .tactics import _BIG, Tactics, tactics
 def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
     """The legal Meld that follows the solver's best arrangement of what is left to lay."""
     rules = s.rules
-    sets_done = sum(1 for k, _ in s.staged if k == "set")
-    runs_done = len(s.staged) - sets_done
-    used_ranks: set[int] = set()
-    used_suits: set[str] = set()
-    wild = s.t.wild
+    sets_done, runs_done, used_ranks, used_suits = s.progress()  # the engine's count (R10, R14)
     must = s.must_meld
-    for kind, cards in s.staged:
-        nat = [c for c in cards if c.rank and c.rank != wild]
-        if must is not None and must in cards:
-            must = None
-        if not nat:
-            continue
-        if kind == "set":
-            used_ranks.add(nat[0].rank)
-        else:
-            used_suits.add(nat[0].suit)
+    if must is not None and any(must in cards for _, cards in s.staged):
+        must = None  # already melded (R22)
     plan = solve(
         s.hand,
         s.sets - sets_done,
@@ -59,8 +47,8 @@ def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
         rules,
         whole_hand=s.whole,
         must_use=must,
-        used_set_ranks=frozenset(used_ranks),
-        used_run_suits=frozenset(used_suits),
+        used_set_ranks=used_ranks,
+        used_run_suits=used_suits,
         left=now if (now := s.left_now()) is None or not isinstance(now, str) else None,
     )
     if plan:
@@ -229,7 +217,7 @@ def _play(s: Snapshot, legal: Sequence[Action]) -> Action:
             for a in swaps:
                 rest = list(hand)
                 rest.remove(a.card)
-                rest.append(JOKER)
+                rest.append(s.swap_yield(a))  # the joker, or a card of the wild rank (R20, R46)
                 if can_complete(rest, s.sets, s.runs, s.rules, whole_hand=s.whole, left=s.left):
                     return a
     else:
@@ -273,8 +261,7 @@ def _layoff_choice(s: Snapshot, layoffs: list[LayOff], can_discard: bool) -> Lay
         for a in layoffs:
             if s.is_wild(a.card):
                 return a
-    floating = bool(s.rules.floating) and not s.whole  # "refuse" keeps the last card too
-    if len(hand) <= 1 and floating and can_discard:
+    if len(hand) <= 1 and can_discard and s.floats_when_empty():
         return None  # go out by discarding the last card (R35, R37)
     taken = s.taken
     pts = s.t.pts

@@ -36,6 +36,9 @@ class Tactics:
         self.rules = rules
         self.wild = rules.wild_rank if rules.wild_rank is not None else 0
         self.pts = tuple(rules.points(r) for r in range(16))  # 15: a dead deuce
+        # R46: the engine's answer (RuleSet.is_wild) for each rank, asked once per rule set (15: a
+        # dead deuce, never wild); the bot's one source of which cards are wild
+        self.wild_of: tuple[bool, ...] = tuple(rules.is_wild(r) for r in range(16))
         # R46: the run place a dead deuce (dead_discarded_wild) holds, a natural 2 where the wild
         # rank has its place in runs (melds.natural_rank); 0: none (it fits no run)
         self.dead_place = 2 if rules.dead_discarded_wild and rules.wild_rank_place == "wild" else 0

@@ -365,6 +365,8 @@ def _draw_phase(game: Game) -> None:
             return
         for step in range(1, n):
             q = (p + step) % n
+            # the playouts follow the greedy policy, which never buys once down (heuristics.wants_card):
+            # a choice, not the rule; whether q may buy at all is the engine's (Game.may_buy, R29-R31, R44)
             if game.down[q] or not (s.is_wild(top) or related(s, top, game.hands[q])):
                 continue
             if game.may_buy(q) and wants_card(Snapshot.from_game(game, q), top, buying=True):  # the engine's rule

@@ -72,6 +72,8 @@ class _Listing(_Checks):
             if call_open and self._call_problem(p) is None:
                 out.append(seats[p].calls[top])  # type: ignore[index]
             buy_open = self._buy_window_open()  # who may buy: _buy_problem's parts (may_buy)
+            if not (buy_open or call_open):  # no window on the discard: nobody acts out of turn
+                return out
             passed = self.passed
             for q in range(self.n):
                 if q == p or q in passed:

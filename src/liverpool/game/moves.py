@@ -18,7 +18,8 @@ from ..actions import (
     SwapJoker,
     Unswap,
 )
-from ..cards import DEAD_RANK, Card
+from ..cards import CARD_NAMES, DEAD_RANK, Card
+from ..events import FrozenDict
 from ..melds import (
     run_start,
 )
@@ -57,7 +58,18 @@ class _Moves(_Queries):
             if thrown.rank == 2 and self.rules.dead_discarded_wild:  # R46: a discarded deuce is dead
                 thrown = Card(DEAD_RANK, thrown.suit)
             self.discard.append(thrown)
-            self._event("discard", player=p, card=str(thrown))
+            # the commonest records built here, as _event builds them (its key order)
+            self.events.append(
+                FrozenDict(
+                    {
+                        "player": p,
+                        "card": CARD_NAMES[thrown],
+                        "type": "discard",
+                        "deal": self.deal_index + 1,
+                        "version": len(self.actions),
+                    }
+                )
+            )
             if not hand:
                 self._end_deal(p, "went out")
                 return
@@ -68,8 +80,8 @@ class _Moves(_Queries):
             self._next_turn((p + 1) % self.n if resume is None else resume, discarder=p, callable_=callable_)
         elif isinstance(a, Pass):  # out of turn, the commonest
             self.passed.append(p)
-            self._event("pass", player=p)
             version = len(self.actions)
+            self.events.append(FrozenDict({"player": p, "type": "pass", "deal": self.deal_index + 1, "version": version}))
             if listed is not None and listed[0] == version - 1:
                 # a pass only takes its player out of this discard's windows: the listing before
                 # it less that player's actions is what _legal gives (tests/test_engine_speed.py)
@@ -81,8 +93,11 @@ class _Moves(_Queries):
                 self._end_deal(None, "stalemate: the stock ran out")
                 return
             hand.append(card)
-            self._event("draw_stock", player=p)
-            self._private.append((len(self.events) - 1, p, card))
+            events = self.events
+            events.append(
+                FrozenDict({"player": p, "type": "draw_stock", "deal": self.deal_index + 1, "version": len(self.actions)})
+            )
+            self._private.append((len(events) - 1, p, card))
             fresh = self.fresh
             self._begin_play()
             if fresh and not bought and self.rules.buys_after_draw:
@@ -92,7 +107,17 @@ class _Moves(_Queries):
             card = self.discard.pop()
             hand.append(card)
             self.taken = card if self.rules.discard_lock else None
-            self._event("draw_discard", player=p, card=str(card))
+            self.events.append(
+                FrozenDict(
+                    {
+                        "player": p,
+                        "card": CARD_NAMES[card],
+                        "type": "draw_discard",
+                        "deal": self.deal_index + 1,
+                        "version": len(self.actions),
+                    }
+                )
+            )
             self._begin_play()
         elif isinstance(a, DrawFromPile):
             taken = self.discard[-1 - a.depth :]
@@ -103,7 +128,9 @@ class _Moves(_Queries):
             self._begin_play()
         elif isinstance(a, Buy):
             self.buy_requests.append(p)
-            self._event("buy_request", player=p)
+            self.events.append(
+                FrozenDict({"player": p, "type": "buy_request", "deal": self.deal_index + 1, "version": len(self.actions)})
+            )
         elif isinstance(a, Call):
             self._do_call(p)
         elif isinstance(a, Meld):

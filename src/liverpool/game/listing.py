@@ -119,7 +119,7 @@ class _Listing(_Checks):
             return out
         distinct = self._discard_options(p, distinct)
         if distinct:
-            out.extend([discard_of[c] for c in distinct])
+            out.extend(map(discard_of.__getitem__, distinct))
         elif self.may_end_turn(p):
             out.append(seats[p].end_turn)
         return out
@@ -161,15 +161,25 @@ class _Listing(_Checks):
             ranks and suits rule out, as (0 for a set or 1 for a run, cards, rank or suit, the
             ranks and suits of the contract's melds with it); every one is a valid meld of the
             player's cards, of the length R42 asks."""
+            # Without R11's distinct ranks (R13's distinct suits) a meld's rank (suit) is asked of
+            # nothing below: it is left out (None, and the contract's ranks or suits unchanged).
             if left_sets > 0:
+                distinct = rules.sets_distinct_ranks
                 for cards in candidate_melds(hand, "set", rules, exact=exact):
+                    if not distinct:
+                        yield 0, cards, None, ranks, suits
+                        continue
                     rank = set_rank(cards, rules)
-                    if not (rules.sets_distinct_ranks and rank in ranks):
+                    if rank not in ranks:
                         yield 0, cards, rank, ranks | {rank} if rank else ranks, suits
             if left_runs > 0:
+                distinct = rules.runs_distinct_suits
                 for cards in candidate_melds(hand, "run", rules, exact=exact):
+                    if not distinct:
+                        yield 1, cards, None, ranks, suits
+                        continue
                     suit = _run_suit(cards, rules)
-                    if not (rules.runs_distinct_suits and suit in suits):
+                    if suit not in suits:
                         yield 1, cards, suit, ranks, suits | {suit}
 
         # What _meld_problem checks, less what holds of every candidate: that the rest of the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..actions import (
     Action,
     Buy,
@@ -32,6 +34,8 @@ from .common import (
     _remove_cards,
 )
 from .queries import _Queries
+
+_PLAYER = attrgetter("player")
 
 
 class _Moves(_Queries):
@@ -85,7 +89,13 @@ class _Moves(_Queries):
             if listed is not None and listed[0] == version - 1:
                 # a pass only takes its player out of this discard's windows: the listing before
                 # it less that player's actions is what _legal gives (tests/test_engine_speed.py)
-                self._legal_cache = (version, [x for x in listed[1] if x.player != p])
+                # (a seat's actions are together in the listing: that slice is cut out, in C)
+                actions = listed[1]
+                seats = list(map(_PLAYER, actions))
+                if p in seats:
+                    first = seats.index(p)
+                    actions = actions[:first] + actions[first + seats.count(p) :]
+                self._legal_cache = (version, actions)
         elif isinstance(a, DrawStock):
             bought = self._resolve_buys()
             card = self._draw_stock()

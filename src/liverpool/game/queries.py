@@ -199,6 +199,8 @@ class _Queries(_Core):
         return self._may_lay_off(p)  # once_down
 
     def _pending_counts(self) -> tuple[int, int, frozenset[int], frozenset[str]]:
+        if not self.pending:  # nothing staged (the commonest): no melds, no ranks, no suits
+            return _NOTHING_STAGED
         sets = runs = 0
         ranks: set[int] = set()
         suits: set[str] = set()
@@ -303,6 +305,9 @@ class _Queries(_Core):
         if not can_complete(hand, c.sets, c.runs, self.rules, whole_hand=c.whole_hand, must_use=deepest, left=left):
             return f"you could not lay down your contract with {deepest} this turn (R22)"
         return None
+
+
+_NOTHING_STAGED: tuple[int, int, frozenset[int], frozenset[str]] = (0, 0, frozenset(), frozenset())
 
 
 def layoff_targets(kind: str, cards: Sequence[Card], start: int, rules: RuleSet) -> list[tuple[Card | None, bool]]:

@@ -81,11 +81,13 @@ class _Moves(_Queries):
             mode = self.rules.playable_discard
             callable_ = mode in ("call", "liverpool") and self.is_playable_discard(p, a.card)
             resume = self.resume
-            self._next_turn((p + 1) % self.n if resume is None else resume, discarder=p, callable_=callable_)
+            self._next_turn((p + 1) % self.n if resume is None else resume, p, callable_)
         elif isinstance(a, Pass):  # out of turn, the commonest
             self.passed.append(p)
             version = len(self.actions)
-            self.events.append(FrozenDict({"player": p, "type": "pass", "deal": self.deal_index + 1, "version": version}))
+            self.events.append(
+                FrozenDict({"player": p, "type": "pass", "deal": self.deal_index + 1, "version": version})
+            )
             if listed is not None and listed[0] == version - 1:
                 # a pass only takes its player out of this discard's windows: the listing before
                 # it less that player's actions is what _legal gives (tests/test_engine_speed.py)
@@ -105,7 +107,9 @@ class _Moves(_Queries):
             hand.append(card)
             events = self.events
             events.append(
-                FrozenDict({"player": p, "type": "draw_stock", "deal": self.deal_index + 1, "version": len(self.actions)})
+                FrozenDict(
+                    {"player": p, "type": "draw_stock", "deal": self.deal_index + 1, "version": len(self.actions)}
+                )
             )
             self._private.append((len(events) - 1, p, card))
             fresh = self.fresh
@@ -139,7 +143,9 @@ class _Moves(_Queries):
         elif isinstance(a, Buy):
             self.buy_requests.append(p)
             self.events.append(
-                FrozenDict({"player": p, "type": "buy_request", "deal": self.deal_index + 1, "version": len(self.actions)})
+                FrozenDict(
+                    {"player": p, "type": "buy_request", "deal": self.deal_index + 1, "version": len(self.actions)}
+                )
             )
         elif isinstance(a, Call):
             self._do_call(p)

@@ -98,15 +98,25 @@ class _Listing(_Checks):
         # lay-offs
         if self._may_lay_off(p) and not (rules.refuses_last_card and self._keeps_last_card(p)):
             cards = {self.must_meld} if self.must_meld is not None else set(distinct)
-            wilds = sorted(c for c in cards if rules.is_wild(c.rank))
+            is_wild = rules.is_wild
+            wilds = sorted(c for c in cards if is_wild(c.rank))
+            made = seats[p].layoffs  # the seat's LayOff actions, made once (actions are values)
             for m in self._melds:
                 for accepted, high in self._accepts(m):
                     if accepted is None:
                         if wilds:
-                            offs = [LayOff(p, w, m.id, high) for w in wilds]
+                            offs = []
+                            for w in wilds:
+                                a = made.get((w, m.id, high))
+                                if a is None:
+                                    a = made[w, m.id, high] = LayOff(p, w, m.id, high)
+                                offs.append(a)
                             out.extend([a for a in offs if self._swaps_stay_undoable(a)] if self.swaps else offs)
                     elif accepted in cards:
-                        out.append(LayOff(p, accepted, m.id, high))
+                        a = made.get((accepted, m.id, high))
+                        if a is None:
+                            a = made[accepted, m.id, high] = LayOff(p, accepted, m.id, high)
+                        out.append(a)
         # joker swaps
         out.extend(self.swap_actions(p))
         if self.swaps and self._problem(seats[p].unswap) is None:

@@ -101,8 +101,9 @@ class _Queries(_Core):
         cards in card order (the listing has them already)."""
         hand = self.hands[player]
         taken = self.taken
-        if taken is not None:
-            distinct = [c for c in distinct if c is not taken]
+        if taken is not None and taken in distinct:  # (cards are interned: equal is identical)
+            distinct = distinct.copy()
+            distinct.remove(taken)
         if self.rules.playable_discard == "strict" and len(hand) > 1 and self.down[player]:
             distinct = [c for c in distinct if not self.is_playable_discard(player, c)]
         return distinct

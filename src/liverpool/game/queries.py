@@ -245,7 +245,7 @@ class _Queries(_Core):
     def _buy_window_open(self) -> bool:
         """R27, R28, R30: buying is on, the discard is fresh and the stock can pay the penalty."""
         rules = self.rules
-        return rules.buying and self.fresh and self._available_stock(keep_top=2) >= rules.buy_penalty + 1
+        return rules.buying and self.fresh and self._available_stock(2) >= rules.buy_penalty + 1
 
     def _buyer_problem(self, p: int) -> str | None:
         """The seat's part of :meth:`_buy_problem` (R29, R31, R44), asked by the listing seat by

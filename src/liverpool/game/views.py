@@ -79,7 +79,7 @@ class _Views(_Listing):
         view["buys_used"] = self.buys_used.copy()
         view["scores"] = self._scores.copy()
         view["deal_scores"] = list(map(list.copy, self.deal_scores))
-        view["melds"] = [m.to_view() for m in melds] if melds else []
+        view["melds"] = list(map(_Meld.to_view, melds)) if melds else []
         view["staged"] = [_staged_view(k, cards) for k, cards in self.pending] if self.pending else []
         view["discard_pile"] = names[1].copy()
         view["stock_size"] = len(self.stock)

@@ -58,6 +58,22 @@ def play_random(seed: int, decisions: int) -> None:
             done += 1
 
 
+def play_random_games(seed: int, games: int) -> int:
+    """``games`` whole 4-player games of uniformly random legal decisions, as :func:`random_play`
+    makes them, untimed (``--play-random-games``); the number of decisions. Public API only, so
+    that older builds can be measured (random games differ between builds whose rules differ:
+    compare instructions per decision)."""
+    rng = random.Random(seed)
+    done = 0
+    for _ in range(games):
+        game = Game.new(players=4, rules=RuleSet(), seed=rng.getrandbits(32))
+        while not game.is_over:
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            done += 1
+    return done
+
+
 def find_contract_times(samples: int, seed: int) -> list[float]:
     """Microseconds per find_contract on random 10-13-card hands with jokers, all seven deals."""
     rng = random.Random(seed)
@@ -300,6 +316,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar=("SEED", "DECISIONS"),
         help="only make DECISIONS uniformly random legal decisions of SEED, untimed (for instruction counts)",
     )
+    parser.add_argument(
+        "--play-random-games",
+        nargs=2,
+        type=int,
+        metavar=("SEED", "GAMES"),
+        help="only play GAMES whole games of uniformly random legal decisions of SEED, untimed; prints the decisions",
+    )
     parser.add_argument("--greedy-only", action="store_true", help="only the greedy bots' figures")
     parser.add_argument(
         "--fast", metavar="DIR", help="also time the greedy games with the compiled build in DIR (`make fast`)"
@@ -310,6 +333,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.play_random:
         play_random(*args.play_random)
+        return 0
+    if args.play_random_games:
+        print(play_random_games(*args.play_random_games))
         return 0
     if args.greedy_only:
         figures = bot_figures(seed=3, games=args.greedy_games, fast=args.fast)

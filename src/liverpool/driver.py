@@ -38,7 +38,7 @@ def next_to_act(game: Game) -> tuple[int, list[Action]]:
     legal = game.legal_actions()  # a new list
     p = game.current
     phase = game.phase
-    if phase != DRAW and (phase != PLAY or not game.fresh):
+    if phase != DRAW and not (game.fresh and phase == PLAY):
         # outside a draw phase only the current player acts, but for the buys of a window that
         # stays open after a stock draw (R30, buy_window "until_discard"): those are asked first
         return p, legal

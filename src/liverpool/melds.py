@@ -50,6 +50,15 @@ def set_rank(cards: Sequence[Card], rules: RuleSet) -> int | None:
     wild = rules.wild_rank
     dead_natural = rules.meld_variant and rules.wild_rank_natural_sets  # R46: a dead deuce is a natural 2
     rank = 0
+    if not dead_natural:  # the usual rules: the loop below less what only that variant asks
+        for card in cards:
+            r = card.rank
+            if r in (0, wild):
+                continue
+            if rank and r != rank:
+                return None
+            rank = r
+        return rank or None
     for card in cards:
         r = card.rank
         if r in (0, wild):

@@ -32,6 +32,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from .cards import DEAD_RANK, Card, full_deck, parse_card
+from .events import freeze
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game.core import _Core
@@ -216,7 +217,7 @@ def read_position(cls: type[G], text: str) -> G:
     _ensure_seats(n)
     g = object.__new__(cls)
     g.rules = rules
-    g._rules_dict = rules.to_dict()
+    g._rules_dict = freeze(rules.to_dict())  # read-only, shared by views
     g._contract_view = None
     g._pile_view = ([], [])
     g.n = n

@@ -77,3 +77,14 @@ def test_play_plays_the_bench_games_untimed() -> None:
     assert decisions > 100  # a whole 7-deal game
     assert bench.play_greedy(bench.greedy_seeds(3, 1)) == decisions  # seeded: the same game again
     assert bench.play_greedy([]) == 0
+
+
+def test_play_random_games_plays_whole_seeded_games() -> None:
+    """``run.py --play-random-games SEED GAMES`` (instruction counts per decision) plays whole random
+    games, the same ones for the same seed, and counts their decisions."""
+    bench = load("run")
+    decisions = bench.play_random_games(7, 1)
+    assert decisions > 100  # a whole 7-deal game of random play
+    assert bench.play_random_games(7, 1) == decisions  # seeded: the same game again
+    assert bench.play_random_games(7, 2) > decisions  # a second game adds decisions
+    assert bench.play_random_games(7, 0) == 0

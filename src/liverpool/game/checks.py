@@ -469,22 +469,21 @@ class _Checks(_Moves):
         verified again; any other action is, by :meth:`verify` (every field type-checked first).
         ``version``: the :attr:`version` the client acted on; another raises :class:`StaleAction`.
         Returns the events the action produced (public records, as :attr:`events` holds them)."""
-        start = len(self.events)
+        events = self.events  # the same list for the game's life
+        start = len(events)
         cache = self._legal_cache
-        if version is not None:
-            self.verify(action, version)
-        elif cache is not None and cache[0] == len(self.actions):
+        if version is None and cache is not None and cache[0] == len(self.actions):
             # an action of the current listing is legal: only others are verified
-            shared = _shared(action)
+            shared = _shared(action) if type(action) is Discard else action
             for listed in cache[1]:
                 if listed is shared:
                     break
             else:
                 self.verify(action)
         else:
-            self.verify(action)
+            self.verify(action, version)
         self._do(action)
-        return self.events[start:]
+        return events[start:]
 
     def events_for(self, player: int, since: int = 0) -> list[dict[str, Any]]:
         """The events from index ``since`` of :attr:`events` on, as seat ``player`` may see them:

@@ -15,6 +15,7 @@ from ..actions import (
     DrawDiscard,
     DrawStock,
     EndTurn,
+    LayOff,
     Meld,
     Pass,
     Retract,
@@ -225,6 +226,7 @@ class _SeatActions:
         "draw_discards",
         "draw_stock",
         "end_turn",
+        "layoffs",
         "pass_",
         "retract",
         "unswap",
@@ -240,6 +242,8 @@ class _SeatActions:
         self.retract = Retract(p)
         self.unswap = Unswap(p)
         self.discards = [Discard(p, card) for card in CARD_OF_CODE]
+        # the lay-offs listed so far, by (card, meld id, high end): made once, listed again
+        self.layoffs: dict[tuple[Card, int, bool], LayOff] = {}
         # the actions that take the top discard, naming it (listed by card code, like discards)
         self.draw_discards = [DrawDiscard(p, card) for card in CARD_OF_CODE]
         self.buys = [Buy(p, card) for card in CARD_OF_CODE]

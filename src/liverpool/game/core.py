@@ -146,7 +146,7 @@ class _Core:
         _ensure_seats(players)
         self = object.__new__(cls)
         self.rules = rules
-        self._rules_dict = rules.to_dict()
+        self._rules_dict = freeze(rules.to_dict())  # read-only: views share it (bots know it by identity)
         self._contract_view = None
         self._pile_view = ([], [])
         self.levels = [0] * players if rules.progression == "player" else None  # issue 16
@@ -443,7 +443,7 @@ class _Core:
             return
         self.turn += 1
         self.current = player
-        self._open_draw(discarder=discarder, fresh=fresh, callable_=callable_)
+        self._open_draw(discarder, fresh, callable_)
 
     def _deal_bonuses(self, out: int | None) -> list[tuple[int, int, str]]:
         """R49's scoring hooks at a deal's end, as (player, points, option name); nonzero only.

@@ -72,6 +72,8 @@ class _Listing(_Checks):
             if call_open and self._call_problem(p) is None:
                 out.append(seats[p].calls[top])  # type: ignore[index]
             buy_open = self._buy_window_open()  # who may buy: _buy_problem's parts (may_buy)
+            if not (buy_open or call_open):  # no window on the discard: nobody acts out of turn
+                return out
             passed = self.passed
             for q in range(self.n):
                 if q == p or q in passed:
@@ -96,15 +98,25 @@ class _Listing(_Checks):
         # lay-offs
         if self._may_lay_off(p) and not (rules.refuses_last_card and self._keeps_last_card(p)):
             cards = {self.must_meld} if self.must_meld is not None else set(distinct)
-            wilds = sorted(c for c in cards if rules.is_wild(c.rank))
+            is_wild = rules.is_wild
+            wilds = sorted(c for c in cards if is_wild(c.rank))
+            made = seats[p].layoffs  # the seat's LayOff actions, made once (actions are values)
             for m in self._melds:
                 for accepted, high in self._accepts(m):
                     if accepted is None:
                         if wilds:
-                            offs = [LayOff(p, w, m.id, high) for w in wilds]
+                            offs = []
+                            for w in wilds:
+                                a = made.get((w, m.id, high))
+                                if a is None:
+                                    a = made[w, m.id, high] = LayOff(p, w, m.id, high)
+                                offs.append(a)
                             out.extend([a for a in offs if self._swaps_stay_undoable(a)] if self.swaps else offs)
                     elif accepted in cards:
-                        out.append(LayOff(p, accepted, m.id, high))
+                        a = made.get((accepted, m.id, high))
+                        if a is None:
+                            a = made[accepted, m.id, high] = LayOff(p, accepted, m.id, high)
+                        out.append(a)
         # joker swaps
         out.extend(self.swap_actions(p))
         if self.swaps and self._problem(seats[p].unswap) is None:
@@ -117,7 +129,7 @@ class _Listing(_Checks):
             return out
         distinct = self._discard_options(p, distinct)
         if distinct:
-            out.extend([discard_of[c] for c in distinct])
+            out.extend(map(discard_of.__getitem__, distinct))
         elif self.may_end_turn(p):
             out.append(seats[p].end_turn)
         return out
@@ -159,15 +171,25 @@ class _Listing(_Checks):
             ranks and suits rule out, as (0 for a set or 1 for a run, cards, rank or suit, the
             ranks and suits of the contract's melds with it); every one is a valid meld of the
             player's cards, of the length R42 asks."""
+            # Without R11's distinct ranks (R13's distinct suits) a meld's rank (suit) is asked of
+            # nothing below: it is left out (None, and the contract's ranks or suits unchanged).
             if left_sets > 0:
+                distinct = rules.sets_distinct_ranks
                 for cards in candidate_melds(hand, "set", rules, exact=exact):
+                    if not distinct:
+                        yield 0, cards, None, ranks, suits
+                        continue
                     rank = set_rank(cards, rules)
-                    if not (rules.sets_distinct_ranks and rank in ranks):
+                    if rank not in ranks:
                         yield 0, cards, rank, ranks | {rank} if rank else ranks, suits
             if left_runs > 0:
+                distinct = rules.runs_distinct_suits
                 for cards in candidate_melds(hand, "run", rules, exact=exact):
+                    if not distinct:
+                        yield 1, cards, None, ranks, suits
+                        continue
                     suit = _run_suit(cards, rules)
-                    if not (rules.runs_distinct_suits and suit in suits):
+                    if suit not in suits:
                         yield 1, cards, suit, ranks, suits | {suit}
 
         # What _meld_problem checks, less what holds of every candidate: that the rest of the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..actions import (
     Action,
     Buy,
@@ -18,7 +20,8 @@ from ..actions import (
     SwapJoker,
     Unswap,
 )
-from ..cards import DEAD_RANK, Card
+from ..cards import CARD_NAMES, DEAD_RANK, Card
+from ..events import FrozenDict
 from ..melds import (
     run_start,
 )
@@ -31,6 +34,8 @@ from .common import (
     _remove_cards,
 )
 from .queries import _Queries, empty_hand_floats
+
+_PLAYER = attrgetter("player")
 
 
 class _Moves(_Queries):
@@ -57,7 +62,18 @@ class _Moves(_Queries):
             if thrown.rank == 2 and self.rules.dead_discarded_wild:  # R46: a discarded deuce is dead
                 thrown = Card(DEAD_RANK, thrown.suit)
             self.discard.append(thrown)
-            self._event("discard", player=p, card=str(thrown))
+            # the commonest records built here, as _event builds them (its key order)
+            self.events.append(
+                FrozenDict(
+                    {
+                        "player": p,
+                        "card": CARD_NAMES[thrown],
+                        "type": "discard",
+                        "deal": self.deal_index + 1,
+                        "version": len(self.actions),
+                    }
+                )
+            )
             if not hand:
                 self._end_deal(p, "went out")
                 return
@@ -65,15 +81,23 @@ class _Moves(_Queries):
             mode = self.rules.playable_discard
             callable_ = mode in ("call", "liverpool") and self.is_playable_discard(p, a.card)
             resume = self.resume
-            self._next_turn((p + 1) % self.n if resume is None else resume, discarder=p, callable_=callable_)
+            self._next_turn((p + 1) % self.n if resume is None else resume, p, callable_)
         elif isinstance(a, Pass):  # out of turn, the commonest
             self.passed.append(p)
-            self._event("pass", player=p)
             version = len(self.actions)
+            self.events.append(
+                FrozenDict({"player": p, "type": "pass", "deal": self.deal_index + 1, "version": version})
+            )
             if listed is not None and listed[0] == version - 1:
                 # a pass only takes its player out of this discard's windows: the listing before
                 # it less that player's actions is what _legal gives (tests/test_engine_speed.py)
-                self._legal_cache = (version, [x for x in listed[1] if x.player != p])
+                # (a seat's actions are together in the listing: that slice is cut out, in C)
+                actions = listed[1]
+                seats = list(map(_PLAYER, actions))
+                if p in seats:
+                    first = seats.index(p)
+                    actions = actions[:first] + actions[first + seats.count(p) :]
+                self._legal_cache = (version, actions)
         elif isinstance(a, DrawStock):
             bought = self._resolve_buys()
             card = self._draw_stock()
@@ -81,8 +105,13 @@ class _Moves(_Queries):
                 self._end_deal(None, "stalemate: the stock ran out")
                 return
             hand.append(card)
-            self._event("draw_stock", player=p)
-            self._private.append((len(self.events) - 1, p, card))
+            events = self.events
+            events.append(
+                FrozenDict(
+                    {"player": p, "type": "draw_stock", "deal": self.deal_index + 1, "version": len(self.actions)}
+                )
+            )
+            self._private.append((len(events) - 1, p, card))
             fresh = self.fresh
             self._begin_play()
             if fresh and not bought and self.rules.buys_after_draw:
@@ -92,7 +121,17 @@ class _Moves(_Queries):
             card = self.discard.pop()
             hand.append(card)
             self.taken = card if self.rules.discard_lock else None
-            self._event("draw_discard", player=p, card=str(card))
+            self.events.append(
+                FrozenDict(
+                    {
+                        "player": p,
+                        "card": CARD_NAMES[card],
+                        "type": "draw_discard",
+                        "deal": self.deal_index + 1,
+                        "version": len(self.actions),
+                    }
+                )
+            )
             self._begin_play()
         elif isinstance(a, DrawFromPile):
             taken = self.discard[-1 - a.depth :]
@@ -103,7 +142,11 @@ class _Moves(_Queries):
             self._begin_play()
         elif isinstance(a, Buy):
             self.buy_requests.append(p)
-            self._event("buy_request", player=p)
+            self.events.append(
+                FrozenDict(
+                    {"player": p, "type": "buy_request", "deal": self.deal_index + 1, "version": len(self.actions)}
+                )
+            )
         elif isinstance(a, Call):
             self._do_call(p)
         elif isinstance(a, Meld):

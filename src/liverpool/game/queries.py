@@ -102,8 +102,9 @@ class _Queries(_Core):
         cards in card order (the listing has them already)."""
         hand = self.hands[player]
         taken = self.taken
-        if taken is not None:
-            distinct = [c for c in distinct if c is not taken]
+        if taken is not None and taken in distinct:  # (cards are interned: equal is identical)
+            distinct = distinct.copy()
+            distinct.remove(taken)
         if self.rules.playable_discard == "strict" and len(hand) > 1 and self.down[player]:
             distinct = [c for c in distinct if not self.is_playable_discard(player, c)]
         return distinct
@@ -215,6 +216,8 @@ class _Queries(_Core):
 
     def _pending_counts(self) -> tuple[int, int, frozenset[int], frozenset[str]]:
         """The current player's contract progress (:func:`~liverpool.game.contracts.staged_progress`)."""
+        if not self.pending:  # nothing staged (the commonest): no melds, no ranks, no suits
+            return _NOTHING_STAGED
         return staged_progress(self.pending, self.rules)
 
     def _pending_has(self, card: Card) -> bool:
@@ -246,7 +249,7 @@ class _Queries(_Core):
     def _buy_window_open(self) -> bool:
         """R27, R28, R30: buying is on, the discard is fresh and the stock can pay the penalty."""
         rules = self.rules
-        return rules.buying and self.fresh and self._available_stock(keep_top=2) >= rules.buy_penalty + 1
+        return rules.buying and self.fresh and self._available_stock(2) >= rules.buy_penalty + 1
 
     def _buyer_problem(self, p: int) -> str | None:
         """The seat's part of :meth:`_buy_problem` (R29, R31, R44), asked by the listing seat by
@@ -320,6 +323,9 @@ def empty_hand_floats(rules: RuleSet, whole_hand: bool) -> bool:
     (True, False)
     """
     return bool(rules.floating) and not whole_hand
+
+
+_NOTHING_STAGED: tuple[int, int, frozenset[int], frozenset[str]] = (0, 0, frozenset(), frozenset())
 
 
 def layoff_targets(kind: str, cards: Sequence[Card], start: int, rules: RuleSet) -> list[tuple[Card | None, bool]]:

@@ -10,7 +10,7 @@ from ..actions import (
 )
 from ..cards import Card, card_names, parse_card
 from ..errors import IllegalAction
-from ..events import FrozenDict, freeze
+from ..events import freeze
 from ..rules import RuleSet, cached_rules
 from .common import (
     _VIEW,
@@ -79,7 +79,7 @@ class _Views(_Listing):
         view["buys_used"] = self.buys_used.copy()
         view["scores"] = self._scores.copy()
         view["deal_scores"] = list(map(list.copy, self.deal_scores))
-        view["melds"] = [m.to_view() for m in melds] if melds else []
+        view["melds"] = list(map(_Meld.to_view, melds)) if melds else []
         view["staged"] = [_staged_view(k, cards) for k, cards in self.pending] if self.pending else []
         view["discard_pile"] = names[1].copy()
         view["stock_size"] = len(self.stock)
@@ -99,10 +99,9 @@ class _Views(_Listing):
         view["swap_base"] = self.swap_base
         view["retracted"] = self.retracted
         view["resume"] = self.resume
-        shared = self._rules_dict
-        if type(shared) is not FrozenDict:  # read-only once, then handed out as it is
-            shared = self._rules_dict = freeze(shared)
-        view["rules"] = shared  # shared and read-only, like the event records: bots know it by identity
+        view["rules"] = (
+            self._rules_dict
+        )  # shared and read-only (frozen when the game was made), like the event records: bots know it by identity
         view["events"] = self.events[self.deal_events_start :]  # a new list of read-only records
         view["is_over"] = over
         view["winners"] = self.winners if over else []
@@ -192,7 +191,7 @@ class _Views(_Listing):
         _ensure_seats(n)
         self = object.__new__(cls)
         self.rules = rules
-        self._rules_dict = _fresh_rules(view["rules"])
+        self._rules_dict = freeze(_fresh_rules(view["rules"]))
         self._contract_view = None
         self._pile_view = ([], [])
         self.n = n

@@ -4,6 +4,7 @@ once (:func:`_tally`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from ..cards import Card
 from ..rules import RuleSet
@@ -310,6 +311,9 @@ def _ctx(rules: RuleSet) -> _Ctx:
     return ctx
 
 
+_RANK_BIT: Final = tuple(1 << (code & 15) for code in range(80))  # a card code's bit in its suit's rank mask
+
+
 def _tally(ctx: _Ctx, hand: Sequence[Card]) -> _Tally:
     """``hand`` counted (see ``_Tally``; card codes are (suit index + 1) * 16 + rank, 0 for a
     joker), memoised by the hand's cards in order. The lists are shared by every caller and never
@@ -322,10 +326,11 @@ def _tally(ctx: _Ctx, hand: Sequence[Card]) -> _Tally:
     cnt = [0] * 80
     rc = [0] * 16
     masks = [0, 0, 0, 0, 0]
+    bit = _RANK_BIT
     for code in codes:
         cnt[code] += 1
         rc[code & 15] += 1
-        masks[code >> 4] |= 1 << (code & 15)
+        masks[code >> 4] |= bit[code]
     if rc[15]:  # dead deuces: the option takes the general search (generic.py); left out here
         for code in (31, 47, 63, 79):
             cnt[code] = 0

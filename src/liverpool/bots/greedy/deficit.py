@@ -133,34 +133,29 @@ def deficits_without(
 def _masks(t: Tactics, codes: bytes) -> tuple[int, list[int], list[int], list[int], list[int], int]:
     """(wild cards, rank masks per suit of the first, second and third copies, count per rank,
     naturals) of the card codes ``codes``."""
-    wild = t.wild
-    dead_place = t.dead_place
+    place = t.code_place  # per card code: None for a wild card, else (suit index, rank bit, rank)
     jokers = 0
     m1 = [0, 0, 0, 0]
     m2 = [0, 0, 0, 0]
     m3 = [0, 0, 0, 0]
     rc = [0] * 14
-    naturals = 0
-    for code in codes:  # card codes: (suit index + 1) * 16 + rank, 0 for a joker
-        r = code & 15
-        if r == 0 or r == wild:
+    for code in codes:
+        e = place[code]
+        if e is None:
             jokers += 1
             continue
-        if r == 15:  # a dead deuce (dead_discarded_wild): a natural 2 in runs, where deuces have a place
-            r = dead_place
-            if not r:
-                continue
-        naturals += 1
-        si = (code >> 4) - 1
-        bit = 1 << r
-        if m1[si] & bit:
+        si, bit, r = e  # a dead deuce with no run place: (0, 0, 0), counted at rank 0 below
+        x = m1[si]
+        if x & bit:
             if m2[si] & bit:
                 m3[si] |= bit
             else:
                 m2[si] |= bit
         else:
-            m1[si] |= bit
+            m1[si] = x | bit
         rc[r] += 1
+    naturals = len(codes) - jokers - rc[0]
+    rc[0] = 0
     return jokers, m1, m2, m3, rc, naturals
 
 

@@ -88,22 +88,39 @@ def _use_row(t: Tactics, sets: bool, runs: bool, card: Card) -> list[float]:
 
 def related(s: Snapshot, card: Card, hand: Sequence[Card]) -> bool:
     """Could ``card`` join a card of ``hand`` in a set or a run of this contract?"""
-    r = card.rank
-    suit = card.suit
-    reach = s.t.run_min - 1
-    wild = s.t.wild
+    row = _related_row(s.t, bool(s.sets), bool(s.runs), card)
     for c in hand:
-        cr = c.rank
-        if cr in (0, wild):
+        if row[c]:
+            return True
+    return False
+
+
+def _related_row(t: Tactics, sets: bool, runs: bool, card: Card) -> list[bool]:
+    """Per card code, whether that card makes ``card`` :func:`related`: a natural of its rank in a
+    contract with sets, or, in a contract with runs, a natural of its suit (and another rank) at
+    most the run length less one places away (an ace at either end)."""
+    key = (sets, runs, int(card))
+    row = t.related_rows.get(key)
+    if row is not None:
+        return row
+    r = card.rank
+    suit = card.code >> 4
+    reach = t.run_min - 1
+    wild = t.wild
+    row = [False] * 80
+    for code in range(16, 80):
+        cr = code & 15
+        if cr == 0 or cr == wild:
             continue
         if cr == r:
-            if s.sets:
-                return True
-        elif s.runs and c.suit == suit:
+            row[code] = sets
+        elif runs and code >> 4 == suit:
             d = abs(cr - r)
-            if d <= reach or ((cr == 1 or r == 1) and abs((14 if r == 1 else r) - (14 if cr == 1 else cr)) <= reach):
-                return True
-    return False
+            row[code] = d <= reach or (
+                (cr == 1 or r == 1) and abs((14 if r == 1 else r) - (14 if cr == 1 else cr)) <= reach
+            )
+    t.related_rows[key] = row
+    return row
 
 
 def feeds(s: Snapshot, card: Card, acc: tuple[frozenset[int], bool] | None) -> float:

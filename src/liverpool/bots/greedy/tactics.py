@@ -42,6 +42,22 @@ class Tactics:
         # R46: the run place a dead deuce (dead_discarded_wild) holds, a natural 2 where the wild
         # rank has its place in runs (melds.natural_rank); 0: none (it fits no run)
         self.dead_place = 2 if rules.dead_discarded_wild and rules.wild_rank_place == "wild" else 0
+        # per card code (suit index + 1) * 16 + rank, 0 for a joker: None for a wild card, else
+        # (suit index, rank bit, rank) of the natural it counts as in the deficit's masks (a dead
+        # deuce at its run place; with none, (0, 0, 0): no bit, counted apart)
+        place: list[tuple[int, int, int] | None] = []
+        for code in range(80):
+            r = code & 15
+            if r == 0 or r == self.wild:
+                place.append(None)
+                continue
+            if r == 15:
+                r = self.dead_place
+                if not r:
+                    place.append((0, 0, 0))
+                    continue
+            place.append(((code >> 4) - 1, 1 << r, r))
+        self.code_place: tuple[tuple[int, int, int] | None, ...] = tuple(place)
         self.set_min = rules.set_min
         self.set_cap = rules.set_min - rules.set_min_naturals  # wild cards a minimal set may hold (R18)
         if rules.set_wild_limit == "ratio":  # issue 16: never more wild than natural cards
@@ -71,6 +87,7 @@ class Tactics:
         self.plan_memo: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
         self.table_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
         self.use_rows: dict[tuple[bool, bool, int], list[float]] = {}
+        self.related_rows: dict[tuple[bool, bool, int], list[bool]] = {}
         self.accept_memo: dict[tuple[Any, ...], tuple[frozenset[int], bool]] = {}
 
 

@@ -177,7 +177,10 @@ def _measure(
     keep = [0, 0, 0, 0]
     keep_sets = 0
 
-    present = [r for r in range(1, 14) if rc[r] and r != wild]
+    held = (m1[0] | m1[1] | m1[2] | m1[3]) & ~(1 << wild)  # the natural ranks held, but the wild rank
+    present = t.ranks_of.get(held)
+    if present is None:
+        present = t.ranks_of[held] = tuple(r for r in range(1, 14) if held >> r & 1)
     distinct = t.set_distinct
     multi = not (t.sets_distinct or distinct)
 

@@ -40,7 +40,11 @@ def usefulness(s: Snapshot, card: Card, hand: Sequence[Card]) -> float:
     t = s.t
     if r == 0 or r == t.wild:
         return 100.0
-    row = _use_row(t, s.sets > 0, s.runs > 0, card)
+    sets = s.sets > 0
+    runs = s.runs > 0
+    row = t.use_rows.get((sets, runs, card.code))  # (_use_row's memo, read here without a call)
+    if row is None:
+        row = _use_row(t, sets, runs, card)
     u = 0.0
     try:
         i = hand.index(card)  # cards are interned: the first card equal to ``card`` is ``card``
@@ -67,21 +71,22 @@ def _use_row(t: Tactics, sets: bool, runs: bool, card: Card) -> list[float]:
     suit = card.code >> 4
     high = 14 if r == 1 else r
     row = [0.0] * 80
-    for code in range(16, 80):
-        cr = code & 15
-        if cr == 0 or cr == wild:
-            continue
-        if cr == r:
-            if sets:
-                row[code] = 1.0
-            elif code >> 4 == suit:
-                row[code] = 0.1
-        elif runs and code >> 4 == suit:
+    if r != 0 and r != wild:  # the cards of its rank
+        if sets:
+            for base in (16, 32, 48, 64):
+                row[base + r] = 1.0
+        elif 1 <= suit <= 4:
+            row[(suit << 4) + r] = 0.1
+    if runs and 1 <= suit <= 4:  # the other ranks of its suit
+        base = suit << 4
+        for cr in range(1, 16):
+            if cr in (wild, r):
+                continue
             d = abs(cr - r)
             if r == 1 or cr == 1:
                 d = min(d, abs(high - (14 if cr == 1 else cr)))
             if d < run_len:
-                row[code] = (run_len - d) / run_len
+                row[base + cr] = (run_len - d) / run_len
     t.use_rows[key] = row
     return row
 
@@ -89,10 +94,7 @@ def _use_row(t: Tactics, sets: bool, runs: bool, card: Card) -> list[float]:
 def related(s: Snapshot, card: Card, hand: Sequence[Card]) -> bool:
     """Could ``card`` join a card of ``hand`` in a set or a run of this contract?"""
     row = _related_row(s.t, bool(s.sets), bool(s.runs), card)
-    for c in hand:
-        if row[c]:
-            return True
-    return False
+    return any(map(row.__getitem__, hand))
 
 
 def _related_row(t: Tactics, sets: bool, runs: bool, card: Card) -> list[bool]:
@@ -108,15 +110,16 @@ def _related_row(t: Tactics, sets: bool, runs: bool, card: Card) -> list[bool]:
     reach = t.run_min - 1
     wild = t.wild
     row = [False] * 80
-    for code in range(16, 80):
-        cr = code & 15
-        if cr == 0 or cr == wild:
-            continue
-        if cr == r:
-            row[code] = sets
-        elif runs and code >> 4 == suit:
+    if sets and r != 0 and r != wild:  # the cards of its rank
+        for base in (16, 32, 48, 64):
+            row[base + r] = True
+    if runs and 1 <= suit <= 4:  # the other ranks of its suit
+        base = suit << 4
+        for cr in range(1, 16):
+            if cr in (wild, r):
+                continue
             d = abs(cr - r)
-            row[code] = d <= reach or (
+            row[base + cr] = d <= reach or (
                 (cr == 1 or r == 1) and abs((14 if r == 1 else r) - (14 if cr == 1 else cr)) <= reach
             )
     t.related_rows[key] = row

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ...actions import SwapJoker
 from ...cards import Card, parse_card, parse_tokens
@@ -305,6 +305,10 @@ class Snapshot:
         return level
 
 
+_TRACKED: Final = frozenset({"draw_discard", "buy", "draw_pile", "deal"})
+"""The kinds of event :meth:`EventTracker.update` reads (the others it skips)."""
+
+
 class EventTracker:
     """Cards each player took from the discard pile this deal (draws, buys, pile draws, calls)."""
 
@@ -325,6 +329,8 @@ class EventTracker:
         parse = parse_card
         for e in events[self.count :]:
             kind = e["type"]
+            if kind not in _TRACKED:
+                continue
             if kind in {"draw_discard", "buy"}:
                 self.collects.setdefault(e["player"], []).append(parse(e["card"]))
             elif kind == "draw_pile":

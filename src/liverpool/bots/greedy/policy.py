@@ -89,6 +89,8 @@ def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
 
 
 _DRAW_OR_PASS: Final = (DrawStock, DrawDiscard, DrawFromPile, Pass)
+_PLAY_KINDS: Final[frozenset[type]] = frozenset({Discard, Meld, LayOff, SwapJoker, EndTurn, Unswap, Retract})
+"""The classes of the play phase's actions (none is a subclass of a class of :data:`_DRAW_OR_PASS`)."""
 
 
 def choose(s: Snapshot, legal: Sequence[Action]) -> Action:
@@ -98,6 +100,8 @@ def choose(s: Snapshot, legal: Sequence[Action]) -> Action:
     first = legal[0]
     if isinstance(first, Buy | Call | Pass):
         return _out_of_turn(s, legal)
+    if set(map(type, legal)) <= _PLAY_KINDS:  # the play phase: no draw, no pass (the loop below finds none)
+        return _play(s, legal)
     draw_stock = None
     draw_discard = None
     piles: list[DrawFromPile] = []

@@ -88,6 +88,7 @@ class Tactics:
         self.table_memo: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
         self.use_rows: dict[tuple[bool, bool, int], list[float]] = {}
         self.related_rows: dict[tuple[bool, bool, int], list[bool]] = {}
+        self.ranks_of: dict[int, tuple[int, ...]] = {}  # a rank mask's ranks, in order
         self.accept_memo: dict[tuple[Any, ...], tuple[frozenset[int], bool]] = {}
 
 

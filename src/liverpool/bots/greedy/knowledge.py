@@ -94,9 +94,12 @@ class Snapshot:
         self.runs = c["runs"]
         self.whole = c["whole_hand"]
         self.contract_cards = c["cards"]
-        self.left = _contract_left(c, rules) if rules.grouped_contracts else None  # issue 16
-        if self.left is not None:
-            self.t = tactics(deficit_rules(rules, self.left))
+        if rules.grouped_contracts:  # issue 16
+            left = self.left = _contract_left(c, rules)
+            if left is not None:
+                self.t = tactics(deficit_rules(rules, left))
+        else:
+            self.left = None
         parse = parse_card
         self._hand = None
         self.hand_tokens = view["hand"]
@@ -294,14 +297,16 @@ class Snapshot:
     def danger(self) -> int:
         """How close an opponent is to going out: 0 (far) to 3 (could go out now)."""
         level = 0
+        me = self.me
+        sizes = self.hand_sizes
+        down = self.down
         for p in range(self.n):
-            if p == self.me:
+            if p == me:
                 continue
-            size = self.hand_sizes[p]
-            if self.down[p]:
-                level = max(level, 3 if size <= 2 else 2)
-            elif size <= 2:
-                level = max(level, 1)
+            if down[p]:
+                level = max(level, 3 if sizes[p] <= 2 else 2)
+            elif sizes[p] <= 2 and not level:
+                level = 1
         return level
 
 

@@ -304,9 +304,10 @@ class GreedyBot(Bot):
             rules = cached_rules(data)
             own = data if isinstance(data, FrozenDict) else copy.deepcopy(data)
             known = self._rules = (own, rules, tactics(rules))
-        s = Snapshot.from_view(view, known[1], known[2])
+        rules = known[1]
+        s = Snapshot(view, rules, known[2])  # (Snapshot.from_view, without its call)
         s.track(self.tracker, view)
-        if s.rules.pile_draw and any(isinstance(a, DrawFromPile) for a in legal):
+        if rules.pile_draw and any(isinstance(a, DrawFromPile) for a in legal):
             s.discard_pile = parse_tokens(view["discard_pile"])
         return choose(s, legal)
 

@@ -392,8 +392,7 @@ async def _levels(tmp_path: Path) -> None:
         # as after going down in an earlier deal: the same position with seat 0 at level 2
         text = game.position()
         assert "\nlevels 1 1 1 1\n" in text
-        session = app.session
-        assert isinstance(session, LocalSession)
+        assert app.session is session
         session.game = Game.from_position(text.replace("\nlevels 1 1 1 1\n", "\nlevels 2 1 1 1\n"))
         app.refresh_view()
         await pilot.pause()

@@ -48,10 +48,9 @@ from ..cards import format_cards
 from ..driver import next_to_act
 from ..game import Game
 from ..game.contracts import staged_left
-from ..melds import set_rank
 from ..rules import RuleSet
 from ..solver import solve
-from .layout import CARD_TYPE, NAME_TYPE, TYPE_CARD, TYPE_NAME, layouts_for
+from .layout import CARD_TYPE, NAME_TYPE, TYPE_NAME, layouts_for
 
 __all__ = ["LiverpoolAEC", "env", "raw_env"]
 
@@ -390,7 +389,6 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         game = self.game
         assert game is not None
         rules = self.rules
-        view_staged = game.staged()
         contract = game.contract_of(seat)  # issue 16: the seat's own level's with progression="player"
         # issue 16: a contract with lengths of its own (``1R[=4]``) or a same-suit gap is solved per
         # group, less the groups the staged melds fill, as the engine reads them (game/contracts.py)
@@ -398,18 +396,13 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         if isinstance(left, str):
             return None
         hand = game.hand(seat)
-        sets = sum(1 for k, _ in view_staged if k == "set")
-        runs = len(view_staged) - sets
-        ranks = frozenset(r for k, cs in view_staged if k == "set" and (r := set_rank(cs, rules)) is not None)
-        suits = frozenset(
-            next((c.suit for c in cs if not rules.is_wild(c.rank)), "") for k, cs in view_staged if k == "run"
-        )
-        must = None
-        view_must = game.view(seat)["must_meld"] if rules.pile_draw else None
-        if view_must is not None:
-            must = TYPE_CARD[NAME_TYPE[view_must]]
-            if any(must in cs for _, cs in view_staged):
-                must = None
+        # the engine's own reading of the staged melds (how many sets and runs, their ranks, and
+        # their suits: a run of wild cards only has the suit it was declared for, issue 16) and of
+        # the pile card that must be melded (R22), as its meld checks ask them
+        sets, runs, ranks, suits = game._pending_counts()
+        must = game.must_meld
+        if must is not None and game._pending_has(must):
+            must = None
         try:
             best = solve(
                 hand,
@@ -588,11 +581,14 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             self._taken_seen = 0
             self._taken = np.zeros(n * nt, np.float32)
         if len(events) > self._taken_seen:
-            liverpool_call = view["rules"].get("playable_discard") == "liverpool"
             taken = self._taken
-            for e in events[self._taken_seen :]:
+            for i in range(self._taken_seen, len(events)):
+                e = events[i]
                 kind = e["type"]
-                if kind in ("draw_discard", "buy", "call_penalty") or (kind == "call" and liverpool_call):
+                # a call's card goes where the engine's events say: back to the offender when a
+                # call_penalty follows (R33), else to the caller (R34), produced by the same action
+                kept = kind == "call" and (i + 1 == len(events) or events[i + 1]["type"] != "call_penalty")
+                if kind in ("draw_discard", "buy", "call_penalty") or kept:
                     taken[e["player"] * nt + types[e["card"]]] += 1
                 elif kind == "draw_pile":
                     for c in e["cards"]:

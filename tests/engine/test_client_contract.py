@@ -132,3 +132,15 @@ def test_the_examples_of_docs_engine_md_run() -> None:
     assert len(blocks) >= 4, "the client contract shows an example of errors, events, positions and views"
     for block in blocks:
         exec(compile(block, "docs/engine.md", "exec"), {"__name__": "engine_md"})
+
+
+def test_words_for_people_number_seats_from_0() -> None:
+    """A seat the client has no name for is "seat N", N the engine's seat number (from 0, as in the
+    records' ``p0``), never "player N"."""
+    from liverpool.describe import describe_event
+
+    game = Game.new(players=3, seed=2)
+    p = game.current
+    (event,) = game.apply(DrawStock(p))
+    assert describe_event(event, []).startswith(f"seat {p} ")
+    assert describe_event(event, ["Ana", "Bo", "Cy"]).startswith(["Ana", "Bo", "Cy"][p] + " ")

@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 
-Rest = Literal["stock", "discard", "none"]
+Rest = Literal["stock", "discard", "hand"]
 
 
 def _deck(game: Game) -> Counter[Card]:
@@ -53,9 +53,9 @@ def _placed(game: Game) -> Counter[Card]:
         placed.update(c.live for c in hand)
     placed.update(c.live for c in game.stock)
     placed.update(c.live for c in game.discard)
-    for meld in game._melds:
+    for meld in game.melds:
         placed.update(c.live for c in meld.cards)
-    for _, staged in game.pending:
+    for _, staged in game.staged():
         placed.update(c.live for c in staged)
     return placed
 
@@ -79,6 +79,7 @@ def position(
     scores: Sequence[int] | None = None,
     buys_used: Sequence[int] | None = None,
     rebuilds: int = 0,
+    levels: Sequence[int] | None = None,
     rest: Rest = "stock",
     seed: int = 1,
 ) -> Game:
@@ -90,7 +91,8 @@ def position(
     (``current`` is to draw; ``discarder`` made the top discard, ``fresh`` says whether it may still
     be taken or bought, ``call_open`` whether it may be called) or "play" (``current`` has drawn).
     ``rest`` says where the deck's other cards go: under the given ``stock`` (the default), under
-    the given ``discard`` pile, or nowhere ("none": the position then does not hold every card).
+    the given ``discard`` pile, or into the last seat's hand ("hand": a stock and a pile of
+    exactly the cards given). ``levels``: each seat's level, 0-based, with ``progression="player"``.
     """
     r = rule_set if rule_set is not None else LIVERPOOL
     n = len(hands)
@@ -114,10 +116,13 @@ def position(
     others = sorted((deck - placed).elements())
     random.Random(seed).shuffle(others)
     full_stock, full_discard = given_stock, given_discard
-    if rest in ("stock", "none"):
+    hand_texts = list(hands)
+    if rest == "stock":
         full_stock = others + given_stock
-    else:
+    elif rest == "discard":
         full_discard = others + given_discard
+    else:
+        hand_texts[-1] = " ".join([hand_texts[-1], *map(str, others)]).strip()
     down_set = set(down)
 
     def words(values: Iterable[object]) -> str:
@@ -136,14 +141,15 @@ def position(
         f"phase {phase}",
         f"scores {words(scores if scores is not None else [0] * n)}",
         "deal_scores -",
-        *(f"hand {p} {h or '-'}" for p, h in enumerate(hands)),
+        *([f"levels {words(v + 1 for v in levels)}"] if levels is not None else []),
+        *(f"hand {p} {h or '-'}" for p, h in enumerate(hand_texts)),
         f"stock {words(full_stock)}",
         f"pile {words(full_discard)}",
         *table,
         f"down {words(int(p in down_set) for p in range(n))}",
         "down_turn " + words((turn if went_down_this_turn else turn - 1) if p in down_set else -1 for p in range(n)),
         f"buys_used {words(buys_used if buys_used is not None else [0] * n)}",
-        f"knocked {words(int(len(cards(h)) == 1) for h in hands)}",
+        f"knocked {words(int(len(cards(h)) == 1) for h in hand_texts)}",
         f"rebuilds {rebuilds}",
         f"discarder {'-' if discarder is None else discarder}",
         f"fresh {int(fresh and phase == DRAW and bool(full_discard))}",
@@ -156,10 +162,7 @@ def position(
         "retracted 0",
         "resume -",
     ]
-    game = Game.from_position("\n".join(lines))
-    if rest == "none":  # a partial position (not every card of the deck): only the given stock
-        game.stock = given_stock
-    return game
+    return Game.from_position("\n".join(lines))
 
 
 def assert_conserved(game: Game) -> None:

@@ -362,8 +362,13 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     return cls(player, *values)
 
 
+def _is_number(word: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts "²" and "٣", which ``int`` refuses or reads."""
+    return word.isascii() and word.isdigit()
+
+
 def _word_int(kind: str, field: str, word: str) -> int:
-    if not word.isdigit():
+    if not _is_number(word):
         raise _malformed(f"{kind}: {field} must be a whole number, got {word!r}", field)
     return int(word)
 
@@ -374,7 +379,7 @@ def parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise _malformed(f"an action text is a str, got {text!r}", None)
     words = text.split()
-    if len(words) < 2 or not words[0].lower().startswith("p") or not words[0][1:].isdigit():
+    if len(words) < 2 or not words[0].lower().startswith("p") or not _is_number(words[0][1:]):
         raise _malformed(f"not an action: {text!r} (write e.g. 'p0 draw_stock')", "player")
     player, name, args = int(words[0][1:]), words[1].lower(), words[2:]
     cls = _TYPES.get(name)

@@ -86,7 +86,7 @@ def _the(card: Card | str, ascii_only: bool) -> str:
 def _name(names: Sequence[str] | None, p: Any) -> str:
     if names is not None and isinstance(p, int) and 0 <= p < len(names):
         return names[p]
-    return f"player {p}" if isinstance(p, int) else "someone"
+    return f"seat {p}" if isinstance(p, int) else "someone"
 
 
 def meld_label(meld: Mapping[str, Any], names: Sequence[str] | None, ascii_only: bool = False) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["CODES", "IllegalAction", "MalformedAction", "StaleAction", "classify"]
+__all__ = ["CODES", "RULE_CODES", "IllegalAction", "MalformedAction", "StaleAction", "classify"]
 
 CODES: Final = (
     "malformed",
@@ -43,6 +43,11 @@ unreadable text), ``stale`` (made for another version of the game), ``game_over`
 first, already drawn, the windows are closed), ``not_in_hand`` (a card the player does not hold),
 ``no_such_meld`` (no meld, or no joker, at that place), ``invalid_meld`` (cards that do not form
 that meld or do not fit it), ``forbidden`` (a rule forbids it now; ``rule`` names it)."""
+
+RULE_CODES: Final = ("wrong_phase", "invalid_meld", "forbidden")
+"""The codes of refusals a rule makes: each such refusal names its ``rule`` (``"R22"``). The other
+codes are bookkeeping (a malformed or stale action, a game over, another seat's turn, a card not
+held, a meld or place that does not exist), refused whatever the rules, with ``rule`` None."""
 
 
 class IllegalAction(ValueError):
@@ -86,9 +91,9 @@ _RULE: Final = re.compile(r"\bR(\d{1,2})\b")
 _PATTERNS: Final[tuple[tuple[str, str], ...]] = (
     ("(stale)", "stale"),
     ("not an action", "malformed"),
-    ("no player ", "malformed"),
+    ("player must be a seat, 0 to", "malformed"),
     ("the game is over", "game_over"),
-    ("it is player ", "not_your_turn"),
+    ("it is seat ", "not_your_turn"),
     (" is discarding after calling", "not_your_turn"),
     ("you do not hold", "not_in_hand"),
     ("there is no meld", "no_such_meld"),

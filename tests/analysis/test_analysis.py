@@ -7,6 +7,7 @@ test is deterministic.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Iterator
@@ -113,10 +114,37 @@ def test_hint_keeps_the_card_that_completes_the_next_players_run() -> None:
     assert wrong in game.legal_actions(0)
     h = hint(game.view(0), game.legal_actions(0), Budget(samples=SAMPLES, seed=1))
     assert isinstance(h.action, Discard) and h.action != wrong
-    assert "8♥" in h.reason and "player 1" in h.reason  # the fact behind it, from the view
+    assert "8♥" in h.reason and "seat 1" in h.reason  # the fact behind it, from the view
     d = rate(position_of(game, 0, wrong), Budget(samples=SAMPLES, seed=1))
     assert d.verdict in ("mistake", "blunder"), d
     assert d.best != wrong and d.loss >= THRESHOLDS[-1][1] / 2
+
+
+def test_hint_names_the_seats_and_asks_whether_a_down_player_may_take_the_discard() -> None:
+    """The reason names seats by name when the names are given ("seat 1" otherwise, seats from 0);
+    a down next player "can take it from the pile" only where the rules let a down player take the
+    discard (R22, option down_may_take_discard, issue 16)."""
+    game = next_player_run()
+    h = hint(game.view(0), game.legal_actions(0), Budget(samples=SAMPLES, seed=1), names=["Ana", "Bo", "Cy", "Di"])
+    assert "Bo's run 4♥ 5♥ 6♥ 7♥" in h.reason and "next player (Bo) is down" in h.reason
+    assert "player 1" not in h.reason and "seat 1" not in h.reason
+    assert "can take it from the pile" in h.reason
+    stock_only = build(
+        dataclasses.replace(LIVERPOOL, down_may_take_discard=False),
+        [
+            "KS QD 9C 9D 2S 3D JC 8H 10S 6C 4S",
+            "QH",
+            "2C 3C 4C 7D 8D 9S 10D JD QC KC",
+            "2H 3H 6D 7S 8S 9H 10H JH QS AS",
+        ],
+        deal=2,
+        melds=[(1, "set", "5C 5D 5S"), (1, "run", "4H 5H 6H 7H")],
+        current=0,
+        phase="play",
+    )
+    h = hint(stock_only.view(0), stock_only.legal_actions(0), Budget(samples=SAMPLES, seed=1))
+    assert "next player (seat 1) is down" in h.reason
+    assert "take it from the pile" not in h.reason
 
 
 def test_hint_does_not_break_a_completed_set() -> None:

@@ -21,6 +21,7 @@ from liverpool.bots.strong import KnownCards, StrongBot, playout, sample_hidden,
 from liverpool.cards import full_deck
 from liverpool.driver import next_to_act, play_game
 from liverpool.rules import parse_schedule
+from rules_helpers import position
 
 SHORT = "2S/10,1S1R/10"
 
@@ -350,11 +351,15 @@ def test_deficit_counts_missing_cards() -> None:
 
 
 def test_greedy_takes_a_useful_discard_and_keeps_its_pairs() -> None:
-    game = Game.new(players=3, rules=short_rules("liverpool", "2S/10"), seed=5)
-    p = game.current
-    hand = parse_cards("7H 7S 9C 9D 2C 5D KH QS 4C JD")
-    game.hands[p] = list(hand)
-    game.discard.append(Card(7, "D"))
+    game = position(
+        short_rules("liverpool", "2S/10"),
+        hands=("7H 7S 9C 9D 2C 5D KH QS 4C JD", "2S 3S 4S 5S 6S 8S 10S JS KS AS", "2H 3H 4H 5H 6H 8H 9H 10H JH AH"),
+        discard="3C 7D",
+        current=0,
+        discarder=2,
+        seed=5,
+    )
+    p = 0
     view = game.view(p)
     choice = GreedyBot(seed=0).act(view, game.legal_actions(p))
     assert choice.name == "draw_discard"

@@ -66,10 +66,10 @@ def test_every_code_is_reachable_with_its_rule() -> None:
         (Discard(7, Card(7, "H")), None, "malformed", None),
         (Discard(0, Card(13, "D")), 3, "stale", None),
         (Discard(1, Card(2, "H")), None, "not_your_turn", None),
-        (DrawStock(0), None, "wrong_phase", None),
+        (DrawStock(0), None, "wrong_phase", "R22"),
         (Call(1), None, "wrong_phase", "R30"),
         (Discard(0, Card(2, "C")), None, "not_in_hand", None),
-        (LayOff(0, Card(13, "D"), 0), None, "invalid_meld", None),
+        (LayOff(0, Card(13, "D"), 0), None, "invalid_meld", "R24"),
         (LayOff(0, Card(7, "H"), 5), None, "no_such_meld", None),
         (SwapJoker(0, 1, 0, Card(5, "H")), None, "no_such_meld", None),
         (Meld(0, "set", tuple(parse_cards("KD QS 9C"))), None, "forbidden", "R14"),
@@ -91,7 +91,7 @@ def test_every_code_is_reachable_with_its_rule() -> None:
 
 def test_codes_follow_the_words_of_the_messages() -> None:
     assert classify("you do not hold 7H") == "not_in_hand"
-    assert classify("it is player 2's turn") == "not_your_turn"
+    assert classify("it is seat 2's turn") == "not_your_turn"
     assert classify("something new (R12)") == "forbidden"
     assert IllegalAction("you may not discard 7H, just taken from the discard pile (R26)").rule == "R26"
     assert IllegalAction("x", code="stale").code == "stale"
@@ -132,3 +132,15 @@ def test_the_examples_of_docs_engine_md_run() -> None:
     assert len(blocks) >= 4, "the client contract shows an example of errors, events, positions and views"
     for block in blocks:
         exec(compile(block, "docs/engine.md", "exec"), {"__name__": "engine_md"})
+
+
+def test_words_for_people_number_seats_from_0() -> None:
+    """A seat the client has no name for is "seat N", N the engine's seat number (from 0, as in the
+    records' ``p0``), never "player N"."""
+    from liverpool.describe import describe_event
+
+    game = Game.new(players=3, seed=2)
+    p = game.current
+    (event,) = game.apply(DrawStock(p))
+    assert describe_event(event, []).startswith(f"seat {p} ")
+    assert describe_event(event, ["Ana", "Bo", "Cy"]).startswith(["Ana", "Bo", "Cy"][p] + " ")

@@ -40,7 +40,7 @@ from liverpool import (
     action_from_dict,
     parse_action,
 )
-from liverpool.errors import MalformedAction
+from liverpool.errors import MalformedAction, StaleAction
 from rules_helpers import snapshot
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -96,15 +96,24 @@ not_cards = st.one_of(
     st.text(max_size=4),
 )
 
-# (class, its fields beyond player with a valid value each)
+not_an_optional_card = st.one_of(  # where None is allowed (the card a draw names, a declared card)
+    st.integers(min_value=-5, max_value=80),
+    st.text(max_size=3),
+    st.booleans(),
+    st.floats(allow_nan=False),
+    st.just((A_CARD,)),
+    st.just([A_CARD]),
+)
+
+# (class, its fields beyond player with a valid value each; None: an optional card)
 SHAPES: list[tuple[type[Action], dict[str, Any]]] = [
     (DrawStock, {}),
-    (DrawDiscard, {}),
-    (DrawFromPile, {"depth": 1}),
-    (Buy, {}),
+    (DrawDiscard, {"card": None}),
+    (DrawFromPile, {"depth": 1, "card": None}),
+    (Buy, {"card": None}),
     (Pass, {}),
-    (Call, {}),
-    (Meld, {"kind": "set", "cards": (A_CARD, Card(7, "S"), Card(7, "D"))}),
+    (Call, {"card": None}),
+    (Meld, {"kind": "set", "cards": (A_CARD, Card(7, "S"), Card(7, "D")), "declared": None}),
     (LayOff, {"card": A_CARD, "meld": 0, "high": True}),
     (SwapJoker, {"meld": 0, "index": 0, "card": A_CARD}),
     (Unswap, {}),
@@ -121,6 +130,7 @@ WRONG = {
     "high": not_a_bool,
     "kind": st.one_of(st.none(), st.integers(), st.just(["set"])),
     "cards": not_cards,
+    "declared": not_an_optional_card,
 }
 
 
@@ -130,7 +140,8 @@ def bad_actions(draw: st.DrawFn) -> tuple[Action, str]:
     cls, fields = draw(st.sampled_from(SHAPES))
     names = ["player", *fields]
     field = draw(st.sampled_from(names))
-    values = {"player": 0, **fields, field: draw(WRONG[field])}
+    wrong = not_an_optional_card if field in fields and fields[field] is None else WRONG[field]
+    values = {"player": 0, **fields, field: draw(wrong)}
     action = cls(values.pop("player"), **values)  # dataclasses do not check types: the engine must
     return action, field
 
@@ -158,6 +169,30 @@ def test_every_field_of_every_action_is_checked(game: Game, bad: tuple[Action, s
     assert exc.code in ("malformed", "no_such_meld", "forbidden", "not_your_turn", "wrong_phase", "game_over")
     if isinstance(exc, MalformedAction):
         assert exc.field == field and field in str(exc)
+    assert_unchanged_and_replays(game, before)
+
+
+@SETTINGS
+@given(game=positions, kind=st.sampled_from([DrawDiscard, Buy, Call, DrawFromPile]), seat=st.integers(0, 7))
+def test_a_card_that_is_not_the_one_taken_is_stale(game: Game, kind: type[Action], seat: int) -> None:
+    """DrawDiscard, Buy and Call name the top discard, DrawFromPile the deepest card it takes: another
+    card is refused (as stale in the draw phase, when these actions are made), and nothing changes."""
+    game = game.copy()
+    p = seat % game.players
+    pile = game.discard_pile
+    taken = (pile[-2] if len(pile) > 1 else None) if kind is DrawFromPile else (pile[-1] if pile else None)
+    other = next(c for c in (Card(7, "H"), Card(8, "S")) if c is not taken)
+    action = kind(p, 1, other) if kind is DrawFromPile else kind(p, other)  # type: ignore[call-arg]
+    before = snapshot(game)
+    assert not game.can_apply(action)
+    with pytest.raises(IllegalAction) as info:
+        game.apply(action)
+    exc = info.value
+    assert str(exc)
+    if game.phase == "draw" and (kind is not DrawFromPile or len(pile) > 1):
+        assert isinstance(exc, StaleAction) and exc.code == "stale" and str(other) in str(exc)
+    else:
+        assert exc.code in ("stale", "wrong_phase", "forbidden", "not_your_turn", "no_such_meld", "game_over")
     assert_unchanged_and_replays(game, before)
 
 
@@ -248,12 +283,21 @@ def test_action_from_dict_names_the_bad_field(data: dict[str, Any], field: str) 
         ("p0 swap 0 one 7H", "index"),
         ("px draw_stock", "player"),
         ("p0 fly", "type"),
+        # str.isdigit accepts these, int() refuses "²" and reads "٣" as 3: ASCII digits only
+        ("p² draw_stock", "player"),
+        ("p٣ draw_stock", "player"),
+        ("p0 draw_pile ²", "depth"),
+        ("p0 draw_pile ٣", "depth"),
+        ("p0 swap ² 1 7H", "meld"),
+        ("p0 swap 0 ² 7H", "index"),
+        ("p0 lay_off 7H ²", "meld"),
+        ("p0 lay_off 7H ٣ high", "meld"),
     ],
 )
 def test_parse_action_names_the_bad_field(text: str, field: str) -> None:
     with pytest.raises(MalformedAction) as info:
         parse_action(text)
-    assert info.value.field == field
+    assert info.value.field == field and info.value.code == "malformed" and str(info.value)
 
 
 def test_the_defects_the_issue_names_are_refused_and_change_nothing() -> None:

@@ -20,6 +20,8 @@ from liverpool import Discard, Meld, RuleSet  # noqa: E402
 from liverpool.env import liverpool_v0  # noqa: E402
 from liverpool.env.layout import CARD_TYPE, layouts_for  # noqa: E402
 from liverpool.env.liverpool_v0 import LiverpoolAEC  # noqa: E402
+from liverpool.game import PLAY  # noqa: E402
+from rules_helpers import cards, position  # noqa: E402
 
 
 def random_game(env: LiverpoolAEC, seed: int, check: Any = None, max_steps: int = 100_000) -> dict[str, float]:
@@ -169,6 +171,35 @@ def test_lay_down_macro_lays_the_contract() -> None:
         legal = np.flatnonzero(env._mask)
         env.step(int(legal[rng.integers(len(legal))]))
     assert downs == 3
+
+
+def test_lay_down_macro_reads_a_declared_run_of_wild_cards_as_the_engine_does() -> None:
+    """Issue 16, ``run_min_naturals`` 0 with runs of distinct suits (R13): a staged run of jokers
+    declared as 8H-JH is a hearts run, so the rest of the contract is the spade run, not the
+    hearts run 10H-KH (which the engine refuses). The macro's plan asks the engine for the staged
+    melds' suits (it read the suit off the first natural card: none, and planned the hearts run)."""
+    rules = RuleSet().with_options(
+        schedule="0S2R/10", run_min_naturals=0, run_wild_limit="none", runs_distinct_suits=True
+    )
+    game = position(
+        rules,
+        hands=(
+            "JK JK JK JK 10H JH QH KH 3S 4S 5S 6S KD",
+            "2C 3C 4C 5C 6C 7C 8C 9C 10C JC",
+            "2D 3D 4D 5D 6D 7D 8D 9D 10D JD",
+            "7S 8S 9S 10S JS QS KS 2H KC QC",
+        ),
+        current=0,
+        phase=PLAY,
+    )
+    game.apply(Meld(0, "run", tuple(cards("JK JK JK JK")), cards("8H")[0]))
+    env = LiverpoolAEC(players=4, rules=rules)
+    env.reset(seed=0)
+    env.game = game  # the environment plays on from this position
+    melds = [a for a in game.legal_actions() if isinstance(a, Meld)]
+    spades = Meld(0, "run", tuple(cards("3S 4S 5S 6S")))
+    assert spades in melds and Meld(0, "run", tuple(cards("10H JH QH KH"))) not in melds
+    assert env._best_completion(0, melds) == [spades]
 
 
 def test_observation_hides_other_hands_and_the_stock() -> None:

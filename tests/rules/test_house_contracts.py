@@ -229,9 +229,7 @@ def levels_at_play(preset: str, levels: list[int], hand: str, **kwargs: Any) -> 
     """Seat 0 to play, each seat at ``levels`` (0-based), under ``progression="player"``."""
     r = rules(preset, progression="player", schedule=parse_schedule(LEVELS))
     kwargs.setdefault("stock", STOCK)
-    game: Game = position(r, hands=(hand, *OTHERS), current=0, phase="play", **kwargs)
-    game.levels = list(levels)
-    game._contract_view = None
+    game: Game = position(r, hands=(hand, *OTHERS), current=0, phase="play", levels=levels, **kwargs)
     return game
 
 
@@ -279,8 +277,9 @@ def test_r41_player_completing_the_last_level_ends_the_game_and_wins(preset: str
 def test_r41_player_the_game_ends_after_the_most_deals(preset: str) -> None:
     r = rules(preset, progression="player", schedule=parse_schedule(LEVELS))
     assert r.max_deals == 9
-    game: Game = position(r, hands=("7H 7S 7D 9C 9D 9H KS", *OTHERS), current=0, phase="play", deal=9, stock=STOCK)
-    game.levels = [0, 1, 0, 0]
+    game: Game = position(
+        r, hands=("7H 7S 7D 9C 9D 9H KS", *OTHERS), current=0, phase="play", deal=9, stock=STOCK, levels=[0, 1, 0, 0]
+    )
     apply_all(game, a_set("7H 7S 7D"), a_set("9C 9D 9H"))
     apply_all(game, Discard(0, cards("KS")[0]))
     assert game.is_over and game.levels == [1, 1, 0, 0]

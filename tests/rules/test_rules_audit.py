@@ -81,15 +81,15 @@ def test_r20_going_down_turn_no_swap_out_of_the_run_just_laid(preset: str) -> No
 
 
 # ------------------------------------------------------------------------------ R9 / R45
-def _stock_of_one(preset: str, **options: Any) -> Game:
-    """Player 0 (down, owns 7S 7D 7C) is to discard; the stock holds one card and may not be
-    rebuilt; the pile holds the rest of the deck."""
+def _stock_of_one(preset: str, stock: str = "KS", **options: Any) -> Game:
+    """Player 0 (down, owns 7S 7D 7C) is to discard; the stock holds one card (``stock``) and may
+    not be rebuilt; the pile holds the rest of the deck."""
     return position(
         rules(preset, stock_rebuilds=0, playable_discard="call", **options),
         hands=("7H KD QS", "2H 3S 4D 5C 6H", "2D 3C 4S 5D 6D", "2S 3H 4C 5S 6S"),
         melds=[(0, "set", "7S 7D 7C")],
         down=[0],
-        stock="KS",
+        stock=stock,
         phase=PLAY,
         current=0,
         rest="discard",
@@ -98,8 +98,7 @@ def _stock_of_one(preset: str, **options: Any) -> Game:
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_r9_r45_after_the_last_stock_card_the_next_player_may_take_the_discard(preset: str) -> None:
-    game = _stock_of_one(preset)
-    game.stock = []  # the stock ran out at the start of player 0's turn, no rebuild left
+    game = _stock_of_one(preset, stock="")  # the stock ran out at the start of player 0's turn, no rebuild left
     apply_all(game, Discard(0, KD))
     assert game.phase == DRAW and game.current == 1 and game.deal == 1
     assert not events_of(game, "deal_end")

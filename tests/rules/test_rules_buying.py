@@ -251,8 +251,8 @@ def test_r28_buy_refused_when_the_rebuild_limit_is_spent() -> None:
 
 def test_r28_buy_refused_when_a_rebuild_would_hold_no_card() -> None:
     # Stock of one card, the pile only KD under the KC being bought: a rebuild keeps the pile's
-    # new top (KD) and so holds nothing for player 1's draw.
-    game = position(hands=HANDS, stock="QH", discard="KD KC", current=1, discarder=0, rest="none")
+    # new top (KD) and so holds nothing for player 1's draw. (The deck's other cards are in seat 3's hand.)
+    game = position(hands=HANDS, stock="QH", discard="KD KC", current=1, discarder=0, rest="hand")
     assert_refused(game, Buy(2), "stock")
 
 

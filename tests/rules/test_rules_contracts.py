@@ -251,7 +251,7 @@ def test_r14_only_once_per_deal(preset: str) -> None:
 @pytest.mark.parametrize("preset", PRESETS)
 def test_r14_only_the_player_whose_turn_it_is_lays_down(preset: str) -> None:
     game = build(RuleSet.preset(preset), ["KD", "3H 3S 3D 8C 8H 8S 9C", "2S"], deal=1)
-    assert_refused(game, meld(1, "set", "3H 3S 3D"), "player 0's turn")
+    assert_refused(game, meld(1, "set", "3H 3S 3D"), "seat 0's turn")
 
 
 # ----------------------------------------------------------------------------------------- R15

@@ -352,7 +352,7 @@ def test_r8_left_of_dealer_plays_first_then_clockwise(preset: str, players: int)
     for _ in range(players + 1):
         p = game.current
         order.append(p)
-        assert_refused(game, DrawStock((p + 1) % players), f"player {p}")
+        assert_refused(game, DrawStock((p + 1) % players), f"seat {p}")
         play(game, DrawStock(p))
         play(game, Discard(p, sorted(game.hand(p))[-1]))
     first = (game.dealer + 1) % players

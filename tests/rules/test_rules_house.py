@@ -110,8 +110,9 @@ def test_r43_option_no_lay_off_until_the_next_turn(preset: str) -> None:
 
 
 # ------------------------------------------------------------------------------ R45
-def stock_out(preset: str, **options: Any) -> Game:
-    """Player 0 to draw the stock's last card (KS); every other card lies in the discard pile."""
+def stock_out(preset: str, rebuilds: int = 0, **options: Any) -> Game:
+    """Player 0 to draw the stock's last card (KS); every other card lies in the discard pile; the
+    stock was rebuilt ``rebuilds`` times already."""
     return position(
         rules(preset, **options),
         hands=("2H 3H", *OTHERS),
@@ -119,6 +120,7 @@ def stock_out(preset: str, **options: Any) -> Game:
         discard="AS",
         current=0,
         discarder=3,
+        rebuilds=rebuilds,
         rest="discard",
     )
 
@@ -126,8 +128,7 @@ def stock_out(preset: str, **options: Any) -> Game:
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("limit", [0, 1, 3])
 def test_r45_deal_ends_when_the_stock_runs_out_after_n_rebuilds(preset: str, limit: int) -> None:
-    game = stock_out(preset, stock_rebuilds=limit)
-    game.rebuilds = limit
+    game = stock_out(preset, stock_rebuilds=limit, rebuilds=limit)
     apply_all(game, DrawStock(0), Discard(0, Card(2, "H")))
     # R9/R45: the next player may still take the top discard; the deal ends when a card must
     # come from the empty stock
@@ -143,8 +144,7 @@ def test_r45_deal_ends_when_the_stock_runs_out_after_n_rebuilds(preset: str, lim
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_r45_the_stock_is_rebuilt_while_rebuilds_are_left(preset: str) -> None:
-    game = stock_out(preset, stock_rebuilds=2)
-    game.rebuilds = 1
+    game = stock_out(preset, stock_rebuilds=2, rebuilds=1)
     pile = len(game.discard_pile)
     apply_all(game, DrawStock(0), Discard(0, Card(2, "H")))
     (rebuilt,) = events_of(game, "stock_rebuilt")
@@ -156,8 +156,7 @@ def test_r45_the_stock_is_rebuilt_while_rebuilds_are_left(preset: str) -> None:
 
 
 def test_r45_unlimited_rebuilds() -> None:
-    game = stock_out("liverpool", stock_rebuilds=None)
-    game.rebuilds = 99
+    game = stock_out("liverpool", stock_rebuilds=None, rebuilds=99)
     apply_all(game, DrawStock(0), Discard(0, Card(2, "H")))
     assert events_of(game, "stock_rebuilt") and not events_of(game, "deal_end")
 

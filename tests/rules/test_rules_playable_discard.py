@@ -13,7 +13,6 @@ from rules_helpers import (
     assert_conserved,
     assert_legal_agrees,
     assert_refused,
-    cards,
     events_of,
     position,
     rules,
@@ -25,19 +24,33 @@ KD = Card(13, "D")  # fits nothing
 AC = Card(1, "C")  # the stock's top card
 
 
-def offender(mode: str = "call", hand: str = "7H KD QS", preset: str = "liverpool", **options: object) -> Game:
+OTHER_HANDS = ("2H 3S 4D 5C 6H", "2D 3C 4S 5D 6D", "2S 3H 4C 5S 6S")
+
+
+def offender(
+    mode: str = "call",
+    hand: str = "7H KD QS",
+    preset: str = "liverpool",
+    *,
+    hands: tuple[str, ...] | None = None,
+    down: tuple[int, ...] = (0, 2),
+    current: int = 0,
+    stock: str = "AD AC",
+    **options: object,
+) -> Game:
     """Player 0 (down, owns the set 7S 7D 7C) has drawn and is to discard; player 2 is down too
     (owns the run 9H 10H JH QH); players 1 and 3 are not. Stock top: AC, then AD. One pack's
-    cards only, so the position is valid in both presets."""
+    cards only, so the position is valid in both presets. ``hands``, ``down``, ``current`` and
+    ``stock`` change the position (``hands``: all four; ``current`` has drawn)."""
     return position(
         rules(preset, playable_discard=mode, **options),
-        hands=(hand, "2H 3S 4D 5C 6H", "2D 3C 4S 5D 6D", "2S 3H 4C 5S 6S"),
+        hands=hands if hands is not None else (hand, *OTHER_HANDS),
         melds=[(0, "set", "7S 7D 7C"), (2, "run", "9H 10H JH QH")],
-        down=[0, 2],
+        down=down,
         discard="AS",
-        stock="AD AC",
+        stock=stock,
         phase=PLAY,
-        current=0,
+        current=current,
     )
 
 
@@ -80,10 +93,7 @@ def test_r32_a_card_that_fits_no_meld_is_not_callable() -> None:
 
 def test_r32_only_a_down_players_discard_counts() -> None:
     # Player 1 is not down: discarding 8H, which fits the run low, is no offence.
-    game = offender()
-    game.hands[1] = [Card(8, "H"), Card(2, "H")]
-    game.current = 1
-    game.hands[0] = [H7, KD]
+    game = offender(hands=("7H KD", "8H 2H", *OTHER_HANDS[1:]), current=1)
     apply_all(game, Discard(1, Card(8, "H")))
     assert game.view(2)["call_window"] is False
     assert_refused(game, Call(2), "no playable discard")
@@ -203,8 +213,7 @@ def test_r34_caller_takes_the_card_discards_one_and_play_resumes_after_the_calle
 
 
 def test_r34_the_first_caller_wins() -> None:
-    game = offender("liverpool", liverpool_resume="after_caller")  # the old reading (option)
-    game.down[3] = True
+    game = offender("liverpool", down=(0, 2, 3), liverpool_resume="after_caller")  # the old reading (option)
     game.apply(Discard(0, H7))
     assert Call(3) in game.legal_actions()
     apply_all(game, Call(3))
@@ -215,8 +224,7 @@ def test_r34_the_first_caller_wins() -> None:
 
 
 def test_r34_the_player_about_to_draw_may_call_when_down() -> None:
-    game = offender("liverpool", liverpool_resume="after_caller")  # the old reading (option)
-    game.down[1] = True
+    game = offender("liverpool", down=(0, 1, 2), liverpool_resume="after_caller")  # the old reading (option)
     game.apply(Discard(0, H7))
     assert_legal_agrees(game, [Call(q) for q in range(4)])
     apply_all(game, Call(1), Discard(1, Card(2, "H")))
@@ -255,8 +263,7 @@ def test_r36_strict_refuses_a_playable_discard(preset: str) -> None:
 
 
 def test_r36_strict_does_not_bind_a_player_who_is_not_down() -> None:
-    game = offender("strict")
-    game.down[0] = False
+    game = offender("strict", down=(2,))
     assert Discard(0, H7) in game.legal_actions()
     game.apply(Discard(0, H7))
     assert game.discard_pile[-1] == H7
@@ -299,9 +306,8 @@ def test_r34_a_floater_cannot_go_out_by_calling() -> None:
     # card taken from the pile, which R26/R38 forbid ("a floater must draw an unplayable card from
     # the deck in order to go out"). Either the call is refused or the card is locked, and the game
     # must never be left without a legal action.
-    game = offender("liverpool")
-    game.hands[2] = []
-    game.stock.extend(cards("2D 3C 4S 5D 6D"))
+    # (player 2's hand of the other positions lies on the stock, 6D on top)
+    game = offender("liverpool", hands=("7H KD QS", OTHER_HANDS[0], "", OTHER_HANDS[2]), stock="AD AC 2D 3C 4S 5D 6D")
     game.apply(Discard(0, H7))
     if game.can_apply(Call(2)):
         game.apply(Call(2))
@@ -315,8 +321,8 @@ def test_r34_r26_a_caller_holding_only_equals_of_the_called_card_may_not_call() 
     # its equals, so after calling there would be nothing to discard and no legal action: the call
     # is refused, with R26 off it is allowed. Found by random play under random house rules.
     for lock in (True, False):
-        game = offender("liverpool", discard_lock=lock)
-        game.hands[2] = [H7]  # as from a second pack
+        hands = ("7H KD QS", OTHER_HANDS[0], "7H", OTHER_HANDS[2])  # a second 7H: from a second pack
+        game = offender("liverpool", hands=hands, discard_lock=lock)
         game.apply(Discard(0, H7))
         assert game.can_apply(Call(2)) is not lock
         assert (Call(2) in game.legal_actions()) is not lock

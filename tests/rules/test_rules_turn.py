@@ -75,7 +75,7 @@ def test_r22_draw_first_and_only_once(preset: str) -> None:
     assert_refused(game, Discard(0, card("9S")), "draw first", "R22")
     assert_refused(game, meld(0, "set", "3H 3S 3D"), "draw first")
     assert_refused(game, LayOff(0, card("9S"), 0), "draw first")
-    assert_refused(game, DrawStock(1), "player 0's turn")
+    assert_refused(game, DrawStock(1), "seat 0's turn")
     play(game, DrawStock(0))
     assert_refused(game, DrawStock(0), "already drawn")
     assert_refused(game, DrawDiscard(0), "already drawn")
@@ -181,7 +181,7 @@ def test_r24_lay_off_in_the_turn_of_going_down(preset: str) -> None:
 def test_r24_only_the_player_in_turn_lays_off(preset: str) -> None:
     table = [(0, "set", "3S 3D 3C"), (0, "set", "JS JD JC"), (1, "set", "8H 8S 8D")]
     game = build(RuleSet.preset(preset), ["KD 4C", "8C 6D", "6H 7H"], melds=table)
-    assert_refused(game, LayOff(1, card("8C"), 2), "player 0's turn")
+    assert_refused(game, LayOff(1, card("8C"), 2), "seat 0's turn")
 
 
 # ----------------------------------------------------------------------------------------- R25
@@ -200,7 +200,7 @@ def test_r25_discard_one_card_ends_the_turn(preset: str) -> None:
     assert game.discard_pile == cards("2C KD")
     assert sorted(game.hand(0)) == sorted(cards("9S 3C"))
     assert events_of(game, "discard")[-1]["card"] == "KD"
-    assert_refused(game, Discard(0, card("9S")), "player 1")
+    assert_refused(game, Discard(0, card("9S")), "seat 1")
 
 
 @pytest.mark.parametrize("preset", PRESETS)

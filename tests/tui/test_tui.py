@@ -389,8 +389,11 @@ async def _levels(tmp_path: Path) -> None:
         assert "Deal 1 of 6, your level 1: 2 sets" in text, text
         game = app.game
         assert isinstance(game, Game)
-        game.levels = [1, 0, 0, 0]  # as after going down in an earlier deal
-        game._contract_view = None
+        # as after going down in an earlier deal: the same position with seat 0 at level 2
+        text = game.position()
+        assert "\nlevels 1 1 1 1\n" in text
+        assert app.session is session
+        session.game = Game.from_position(text.replace("\nlevels 1 1 1 1\n", "\nlevels 2 1 1 1\n"))
         app.refresh_view()
         await pilot.pause()
         assert "your level 2: 1 set + 1 run of 5+" in screen_text(app)

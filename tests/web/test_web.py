@@ -277,6 +277,9 @@ def test_invite_link_both_see_moves_and_a_reload_continues(base_url: str, browse
     ana.fill("#name", "Ana")
     ana.select_option("#players", "2")
     ana.select_option(".seat-kind[data-seat='1']", "human")
+    # seats are numbered from 0 in everything shown, as in the engine and the records (p0)
+    labels = ana.locator(".seat-choice").all_inner_texts()
+    assert labels[0].startswith("Seat 0") and labels[1].startswith("Seat 1"), labels
     ana.wait_for_selector("#rules-check.ok")
     ana.click("#create-table")
     invite = ana.locator("#invite-link").input_value()
@@ -288,6 +291,8 @@ def test_invite_link_both_see_moves_and_a_reload_continues(base_url: str, browse
     bo.click("#join")
     ana.wait_for_function("() => document.querySelector('#seat-list').innerText.includes('Bo')")
     bo.wait_for_selector("#seat-list")
+    seat_list = ana.inner_text("#seat-list")
+    assert "Seat 0: Ana" in seat_list and "Seat 1: Bo" in seat_list, seat_list
     ana.click("#start")
     for p in (ana, bo):
         p.wait_for_selector("#hand .hand-card")

@@ -37,8 +37,9 @@ from ..actions import (
     SwapJoker,
 )
 from ..bots.greedy import EventTracker, Snapshot, analyse, related, rules_for_view
-from ..cards import Card
+from ..cards import Card, parse_card
 from ..describe import describe_action
+from ..game import layoff_targets
 from .evaluate import Budget, Evaluation, evaluate
 
 __all__ = ["Hint", "hint", "reason"]
@@ -68,21 +69,33 @@ class Hint:
         return out
 
 
-def hint(view: dict[str, Any], legal_actions: Sequence[Action], budget: Budget | int | None = None) -> Hint:
+def hint(
+    view: dict[str, Any],
+    legal_actions: Sequence[Action],
+    budget: Budget | int | None = None,
+    names: Sequence[str] | None = None,
+) -> Hint:
     """The best action found for the seat of ``view`` among ``legal_actions`` (its own), with the
-    reason (see the module doc). ``budget``: a :class:`Budget` or a sample count."""
+    reason (see the module doc). ``budget``: a :class:`Budget` or a sample count. ``names``: the
+    seats' names, for the reason's words ("Bo's run"); without them a seat is "seat 2"."""
     ev = evaluate(view, legal_actions, budget)
     action = ev.best.action
-    facts = _Facts(view)
+    facts = _Facts(view, names)
     parts = facts.explain(action, ev)
     return Hint(action, " ".join(parts), parts, ev)
 
 
-def reason(view: dict[str, Any], action: Action, evaluation: Evaluation, against: Action | None = None) -> str:
+def reason(
+    view: dict[str, Any],
+    action: Action,
+    evaluation: Evaluation,
+    against: Action | None = None,
+    names: Sequence[str] | None = None,
+) -> str:
     """Why ``action`` (one of ``evaluation``'s candidates) is played, in plain words; with
     ``against`` (another candidate, e.g. the move a player made) the cost is told against it
-    rather than against the next best."""
-    return " ".join(_Facts(view).explain(action, evaluation, against))
+    rather than against the next best. ``names`` as for :func:`hint`."""
+    return " ".join(_Facts(view, names).explain(action, evaluation, against))
 
 
 def _cards_of(action: Action) -> list[Card]:
@@ -123,8 +136,9 @@ def _change(before: int, after: int) -> str:
 class _Facts:
     """Facts of one view, read with the greedy bot's measures."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: dict[str, Any], names: Sequence[str] | None = None) -> None:
         self.view = view
+        self.names = list(names) if names is not None and len(names) == int(view["players"]) else None
         self.rules = rules_for_view(view)
         self.s = Snapshot.from_view(view, self.rules)
         self.s.collects = EventTracker().update(view)
@@ -164,8 +178,13 @@ class _Facts:
     def next_seat(self) -> int:
         return (self.me + 1) % self.n
 
+    def seat(self, p: int) -> str:
+        """A seat in words: its name when the names are known, else "seat 2" (seats from 0, as
+        everywhere in the engine and its records)."""
+        return self.names[p] if self.names is not None else f"seat {p}"
+
     def who(self, p: int) -> str:
-        return "the next player" + f" (player {p})" if p == self.next_seat() else f"player {p}"
+        return f"the next player ({self.seat(p)})" if p == self.next_seat() else self.seat(p)
 
     def danger(self, card: Card) -> list[str]:
         """Why handing ``card`` to the table is dangerous: melds it fits (and who is down to lay
@@ -173,29 +192,30 @@ class _Facts:
         out: list[str] = []
         s = self.s
         owners: list[str] = []
-        for meld in s.melds:
-            one = Snapshot.from_view(self.view, self.rules)
-            one.melds = [meld]
-            if one.fits(card, one._accepts()):
-                owner = meld[0]
-                for m in self.view["melds"]:
-                    if m["id"] == meld[0]:
-                        owner = m["owner"]
-                owners.append(f"player {owner}'s {meld[1]} {_names(meld[2])}")
+        wild = self.rules.is_wild(card.rank)
+        for m in self.view["melds"]:
+            # the engine's one home of the lay-off targets (R24), asked of each meld of the view
+            cards = [parse_card(c) for c in m["cards"]]
+            targets = {t for t, _ in layoff_targets(m["kind"], cards, int(m["start"]), self.rules)}
+            if (None if wild else card) in targets:
+                owners.append(f"{self.seat(int(m['owner']))}'s {m['kind']} {_names(cards)}")
         down = [p for p in range(self.n) if p != self.me and self.view["down"][p]]
         if owners and down:
             nxt = self.next_seat()
             if nxt in down:
                 size = self.view["hand_sizes"][nxt]
+                # R22: Game.may_take_discard is the rule's home; for a seat known to be down it is
+                # the option down_may_take_discard (a view holds no Game to ask)
+                take = " and can take it from the pile" if self.rules.down_may_take_discard else ""
                 out.append(
-                    f"it fits {owners[0]} on the table, and the next player (player {nxt}) is down with {size} "
-                    f"card{'s' if size != 1 else ''} and can take it from the pile"
+                    f"it fits {owners[0]} on the table, and the next player ({self.seat(nxt)}) is down with {size} "
+                    f"card{'s' if size != 1 else ''}{take}"
                 )
             else:
                 p = min(down, key=lambda q: (self.view["hand_sizes"][q], (q - self.me) % self.n))
                 size = self.view["hand_sizes"][p]
                 out.append(
-                    f"it fits {owners[0]} on the table, and player {p} is down with {size} "
+                    f"it fits {owners[0]} on the table, and {self.seat(p)} is down with {size} "
                     f"card{'s' if size != 1 else ''}"
                 )
         for step in range(1, self.n):
@@ -230,7 +250,7 @@ class _Facts:
             return ""
         alt = others[0]
         gap = alt.value - mine.value
-        words = describe_action(alt.action, self.view)
+        words = describe_action(alt.action, self.view, self.names)
         if gap < -0.5:
             return f"“{words}” plays out about {-gap:.1f} points better ({ev.samples} samples)"
         if gap <= 0:
@@ -255,11 +275,11 @@ class _Facts:
             return [f"call the {_name(self.top) if self.top else 'discard'}: it fits a meld on the table"]
         if isinstance(action, SwapJoker):
             owner = next((m["owner"] for m in self.view["melds"] if m["id"] == action.meld), None)
-            whose = f"player {owner}'s run" if owner is not None else "a run"
+            whose = f"{self.seat(owner)}'s run" if owner is not None else "a run"
             return [f"put the {_name(action.card)} in {whose} and take its wild card: a wild card fits anywhere"]
         if isinstance(action, EndTurn):
             return ["end your turn"]
-        return [describe_action(action, self.view)]
+        return [describe_action(action, self.view, self.names)]
 
     def _discard(self, action: Discard, ev: Evaluation) -> list[str]:
         card = action.card
@@ -332,7 +352,7 @@ class _Facts:
     def _buy(self, action: Action) -> list[str]:
         top = self.top
         if top is None:
-            return [describe_action(action, self.view)]
+            return [describe_action(action, self.view, self.names)]
         d = self.deficit(self.hand)
         with_top = self.deficit([*self.hand, top])
         extra = 1 + self.rules.buy_penalty

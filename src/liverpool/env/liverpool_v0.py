@@ -50,7 +50,7 @@ from ..game import Game
 from ..game.contracts import staged_left, staged_progress
 from ..rules import RuleSet
 from ..solver import solve
-from .layout import CARD_TYPE, NAME_TYPE, TYPE_CARD, TYPE_NAME, layouts_for
+from .layout import CARD_TYPE, NAME_TYPE, TYPE_NAME, layouts_for
 
 __all__ = ["LiverpoolAEC", "env", "raw_env"]
 
@@ -397,13 +397,13 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         if isinstance(left, str):
             return None
         hand = game.hand(seat)
-        sets, runs, ranks, suits = staged_progress(view_staged, rules)  # the engine's count (R10, R14)
-        must = None
-        view_must = game.view(seat)["must_meld"] if rules.pile_draw else None
-        if view_must is not None:
-            must = TYPE_CARD[NAME_TYPE[view_must]]
-            if any(must in cs for _, cs in view_staged):
-                must = None
+        # the engine's reading of the staged melds (sets and runs, their ranks, and their suits: a
+        # run of wild cards has the suit it was declared for, issue 16; R10, R14, R17) and the pile
+        # card that must be melded (R22) unless a staged meld already holds it
+        sets, runs, ranks, suits = staged_progress(view_staged, rules)
+        must = game.must_meld
+        if must is not None and any(must in cs for _, cs in view_staged):
+            must = None
         try:
             best = solve(
                 hand,
@@ -582,11 +582,14 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             self._taken_seen = 0
             self._taken = np.zeros(n * nt, np.float32)
         if len(events) > self._taken_seen:
-            liverpool_call = view["rules"].get("playable_discard") == "liverpool"
             taken = self._taken
-            for e in events[self._taken_seen :]:
+            for i in range(self._taken_seen, len(events)):
+                e = events[i]
                 kind = e["type"]
-                if kind in ("draw_discard", "buy", "call_penalty") or (kind == "call" and liverpool_call):
+                # a call's card goes where the engine's events say: back to the offender when a
+                # call_penalty follows (R33), else to the caller (R34), produced by the same action
+                kept = kind == "call" and (i + 1 == len(events) or events[i + 1]["type"] != "call_penalty")
+                if kind in ("draw_discard", "buy", "call_penalty") or kept:
                     taken[e["player"] * nt + types[e["card"]]] += 1
                 elif kind == "draw_pile":
                     for c in e["cards"]:

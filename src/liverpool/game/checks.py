@@ -74,7 +74,7 @@ class _Checks(_Moves):
         if self.retracted:
             return "you took back a lay-down this turn (R16); try again next turn"
         if kind not in ("set", "run"):
-            return f"a meld is a 'set' or a 'run', not {kind!r}"
+            return f"a meld is a 'set' or a 'run', not {kind!r} (R11, R12)"
         if declared is not None and kind != "run":
             return "only a run of wild cards declares a natural card it stands for (R17, run_min_naturals 0)"
         sets, runs, ranks, suits = counts if counts is not None else self._pending_counts()
@@ -84,17 +84,17 @@ class _Checks(_Moves):
             rules = group_rules(rules, kind, max(2, rules.set_min_naturals) if kind == "set" else 2)
         if kind == "set":
             if sets >= contract.sets:
-                return f"this deal's contract ({contract.describe()}) has no more sets to lay"
+                return f"this deal's contract ({contract.describe()}) has no more sets to lay (R10)"
             if not is_valid_set(cards, rules):
                 return f"{format_cards(cards)} is not a valid set (R11, R18)"
             rank = set_rank(cards, rules)
             if rank == DEAD_RANK:
                 return "a dead deuce fits no meld (R46, option dead_discarded_wild)"
             if rules.sets_distinct_ranks and rank in ranks:
-                return "the sets of one contract must differ in rank (option sets_distinct_ranks)"
+                return "the sets of one contract must differ in rank (R11, option sets_distinct_ranks)"
         else:
             if runs >= contract.runs:
-                return f"this deal's contract ({contract.describe()}) has no more runs to lay"
+                return f"this deal's contract ({contract.describe()}) has no more runs to lay (R10)"
             wild_run = all(rules.is_wild(c.rank) for c in cards)
             if declared is not None and (rules.run_min_naturals or not wild_run or rules.is_wild(declared.rank)):
                 return "only a run of wild cards declares a natural card it stands for (R17, run_min_naturals 0)"
@@ -146,7 +146,7 @@ class _Checks(_Moves):
             if not done:
                 what = "every card of your hand" if contract.whole_hand else "the rest of the contract"
                 extra = f" with {must} in it" if must is not None else ""
-                return f"after this meld you could not lay {what}{extra} this turn"
+                return f"after this meld you could not lay {what}{extra} this turn (R14)"
         return None
 
     def _wild_runs(self, p: int, check: bool, counts: tuple[int, int, frozenset[int], frozenset[str]]) -> list[Meld]:
@@ -251,7 +251,7 @@ class _Checks(_Moves):
         if card not in hand:
             return f"you do not hold {card}"
         if self.pending:
-            return "finish laying down your contract first (or take it back)"
+            return "finish laying down your contract first, or take it back (R14)"
         if self.must_meld is not None:
             return f"you must meld {self.must_meld}, the deepest card you took from the pile (R22)"
         if self.swaps:
@@ -274,7 +274,7 @@ class _Checks(_Moves):
             raise MalformedAction(bad[1], bad[0])
         p = action.player
         if not 0 <= p < self.n:
-            raise MalformedAction(f"no player {p!r} at this table of {self.n}", "player")
+            raise MalformedAction(f"{type(action).name}: player must be a seat, 0 to {self.n - 1}, got {p!r}", "player")
         if version is not None and version != len(self.actions):
             raise StaleAction(f"{action} was made at version {version}; the game is at version {len(self.actions)}")
         problem = self._problem(action)
@@ -293,7 +293,7 @@ class _Checks(_Moves):
             return bad[1]
         p = a.player
         if not 0 <= p < self.n:
-            return f"no player {p!r} at this table of {self.n}"
+            return f"{type(a).name}: player must be a seat, 0 to {self.n - 1}, got {p!r}"
         if self.phase == OVER:
             return "the game is over"
         rules = self.rules
@@ -306,19 +306,19 @@ class _Checks(_Moves):
             if isinstance(a, Buy | Pass | Call):
                 return self._out_of_turn_problem(a)
             if p != self.current:
-                return f"it is player {self.current}'s turn to draw"
+                return f"it is seat {self.current}'s turn to draw"
             if isinstance(a, DrawStock):
                 return None
             if isinstance(a, DrawDiscard):
                 if not self.discard:
-                    return "the discard pile is empty"
+                    return "the discard pile is empty (R22)"
                 return None if self.may_take_discard(p) else DOWN_DRAWS_STOCK
             if isinstance(a, DrawFromPile):
                 return self._pile_problem(p, a.depth)
             return "draw first: from the stock or the discard pile (R22)"
         if self.phase == LIVERPOOL_DISCARD:
             if p != self.current:
-                return f"player {self.current} is discarding after calling"
+                return f"seat {self.current} is discarding after calling"
             if not isinstance(a, Discard):
                 return "after calling you discard one card (R34)"
             return self._discard_problem(p, a.card)
@@ -328,7 +328,7 @@ class _Checks(_Moves):
                 return self._late_buy_problem(a)
             return "the buy and call windows are closed once a turn begins (R30)"
         if p != self.current:
-            return f"it is player {self.current}'s turn"
+            return f"it is seat {self.current}'s turn"
         hand = self.hands[p]
         if isinstance(a, Discard):
             return self._discard_problem(p, a.card)
@@ -355,7 +355,7 @@ class _Checks(_Moves):
                 else can_extend_run(m.cards, m.start, a.card, a.high, rules, declared.suit if declared else "")
             )
             if not ok:
-                return f"{a.card} does not fit meld {a.meld} ({format_cards(m.cards)})"
+                return f"{a.card} does not fit meld {a.meld} ({format_cards(m.cards)}) (R24)"
             if self.swaps and not self._swaps_stay_undoable(a):
                 return (
                     f"laying {a.card} there would leave no place for a wild card you swapped this turn to go back to"
@@ -381,28 +381,29 @@ class _Checks(_Moves):
             if rules.is_wild(natural.rank):
                 return f"that joker stands for {natural}, itself a wild card: there is no natural card to swap (R20)"
             if a.card != natural:
-                return f"that joker stands for {natural}, not {a.card}"
+                return f"that joker stands for {natural}, not {a.card} (R17, R20)"
             if natural not in hand:
                 return f"you do not hold {natural}"
             if m.owner == p and not self._legacy:
                 return "you may only swap a joker out of another player's run (R20)"
             if (a.meld, value) in self.unswapped:
-                return "you already took back a swap of that joker this turn"
+                return "you already took back a swap of that joker this turn (R20)"
             return None
         if isinstance(a, Unswap):
             if not self.swaps:
-                return "you have no joker swap to undo"
+                return "you have no joker swap to undo (R20)"
             if self.pending:
-                return "take back a swap before you begin to lay down, or finish laying down first"
+                return "take back a swap before you begin to lay down, or finish laying down first (R20)"
             wild = self.swaps[-1][3]
             if wild not in hand:
-                return "the joker of your last swap is no longer in your hand"
+                return "the joker of your last swap is no longer in your hand (R20)"
             if not self._restorable(self.swaps[-1]):
                 return "the joker cannot go back: its run would hold two wild cards within four cards (R19)"
             return None
         if isinstance(a, EndTurn):
             if self.pending or self.must_meld is not None or self.swaps:
-                return "finish what you began this turn first"
+                begun = "R14" if self.pending else "R22" if self.must_meld is not None else "R20"
+                return f"finish what you began this turn first ({begun})"
             if any(self._discard_problem(p, c) is None for c in set(hand)):
                 return "discard a card to end your turn (R25)"
             if not self.may_end_turn(p):
@@ -412,12 +413,12 @@ class _Checks(_Moves):
             if not rules.failed_meld_penalty:
                 return "nothing to take back: a lay-down is only begun when it can be completed (R16)"
             if not self.pending:
-                return "you have not begun to lay down"
+                return "you have not begun to lay down (R16)"
             if self.must_meld is not None:
                 return f"you must lay down with {self.must_meld}, taken from inside the pile, this turn (R22)"
             return None
         if isinstance(a, DrawStock | DrawDiscard | DrawFromPile):
-            return "you have already drawn this turn"
+            return "you have already drawn this turn (R22)"
         if isinstance(a, Buy | Pass | Call):
             return "the buy and call windows are closed once a turn begins (R30)"
         return f"unknown action {a!r}"
@@ -441,7 +442,7 @@ class _Checks(_Moves):
         """R30 ``buy_window="until_discard"``: a Buy or Pass after the current player's stock draw,
         while the discard they declined is still the top card."""
         if a.player == self.current:
-            return "the buy window is for the other players" if isinstance(a, Buy) else "it is your turn to play"
+            return "the buy window is for the other players (R27)" if isinstance(a, Buy) else "your turn to play (R27)"
         named = getattr(a, "card", None)
         if named is not None:
             stale = self._stale(a, named)
@@ -452,12 +453,12 @@ class _Checks(_Moves):
     def _out_of_turn_problem(self, a: Action) -> str | None:
         p = a.player
         if p in self.passed:
-            return "you have passed on this discard"
+            return "you have passed on this discard (R27)"
         if isinstance(a, Pass):
             if p == self.current:
-                return "draw instead: passing is for players out of turn"
+                return "draw instead: passing is for players out of turn (R22, R27)"
             if self._buy_problem(p) is not None and self._call_problem(p) is not None:
-                return "there is nothing to pass on"
+                return "there is nothing to pass on (R27)"
             return None
         if isinstance(a, Buy):
             return self._buy_problem(p)
@@ -492,7 +493,7 @@ class _Checks(_Moves):
         seat's draw from the stock stays "drew a card". Read-only records; keep
         ``len(game.events)`` as the next ``since``."""
         if not 0 <= player < self.n:
-            raise ValueError(f"no player {player} at this table of {self.n}")
+            raise ValueError(f"no seat {player} at this table of {self.n}")
         out = self.events[since:]
         for index, seat, seen in self._private:
             if seat == player and index >= since:

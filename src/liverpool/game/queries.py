@@ -242,8 +242,8 @@ class _Queries(_Core):
             if not self.rules.buying:
                 return "buying is off (R27)"
             if not self.fresh:
-                return "there is no fresh discard to buy"
-            return self._buyer_problem(p) or "the stock is too small to pay for a buy"
+                return "there is no fresh discard to buy (R27, R30)"
+            return self._buyer_problem(p) or "the stock is too small to pay for a buy (R28)"
         return self._buyer_problem(p)
 
     def _buy_window_open(self) -> bool:
@@ -255,11 +255,11 @@ class _Queries(_Core):
         """The seat's part of :meth:`_buy_problem` (R29, R31, R44), asked by the listing seat by
         seat once :meth:`_buy_window_open` holds."""
         if p == self.current:
-            return "it is your turn: take the discard instead of buying it"
+            return "it is your turn: take the discard instead of buying it (R27)"
         if p == self.discarder:
-            return "you may not buy your own discard"
+            return "you may not buy your own discard (R27)"
         if p in self.buy_requests:
-            return "you have already asked to buy this card"
+            return "you have already asked to buy this card (R27)"
         rules = self.rules
         if rules.buy_limit is not None and self.buys_used[p] >= rules.buy_limit:
             return f"you have used your {rules.buy_limit} buys this deal (R31)"
@@ -281,9 +281,9 @@ class _Queries(_Core):
 
     def _call_problem(self, p: int) -> str | None:
         if not self.call_open:
-            return "there is no playable discard to call"
+            return "there is no playable discard to call (R33)"
         if p == self.discarder:
-            return "you may not call your own discard"
+            return "you may not call your own discard (R33)"
         if self.rules.playable_discard == "liverpool":
             if not self.down[p]:
                 return "only players who are down may call Liverpool (R34)"
@@ -296,7 +296,7 @@ class _Queries(_Core):
         if not self.rules.pile_draw:
             return "drawing from inside the discard pile is off (R22, option pile_draw)"
         if not isinstance(depth, int) or not 1 <= depth < len(self.discard):
-            return f"the discard pile has no card {depth!r} places below the top"
+            return f"the discard pile has no card {depth!r} places below the top (R22)"
         deepest = self.discard[-1 - depth]
         if self.down[p]:
             if not self.may_take_discard(p):

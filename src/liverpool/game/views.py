@@ -38,7 +38,7 @@ class _Views(_Listing):
         size, the table, the whole discard pile and the public history; never another hand, the
         stock's order or the seed."""
         if not 0 <= player < self.n:
-            raise ValueError(f"no player {player} at this table of {self.n}")
+            raise ValueError(f"no seat {player} at this table of {self.n}")
         rules = self.rules
         # issue 16: the seat's own level's contract with progression="player"
         c = rules.schedule[self.deal_index] if self.levels is None else self.contract_of(player)

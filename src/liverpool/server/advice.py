@@ -32,10 +32,13 @@ def review_answer(record: dict[str, Any], seat: int, samples: int, seed: int, jo
     return out
 
 
-def hint_answer(view: dict[str, Any], legal: Sequence[Action], samples: int, seed: int) -> dict[str, Any]:
+def hint_answer(
+    view: dict[str, Any], legal: Sequence[Action], samples: int, seed: int, names: Sequence[str] | None = None
+) -> dict[str, Any]:
     """The hint for the seat of ``view`` among ``legal`` (its own legal list): the index of the
-    suggested action in ``legal``, the reason, and the cards it plays (to highlight)."""
-    found = hint(view, legal, Budget(samples=samples, seed=seed))
+    suggested action in ``legal``, the reason (naming the seats by ``names``, the table's), and the
+    cards it plays (to highlight)."""
+    found = hint(view, legal, Budget(samples=samples, seed=seed), names=names)
     data = found.to_dict()
     return {"index": list(legal).index(found.action), "text": found.reason, "cards": data.get("cards", [])}
 

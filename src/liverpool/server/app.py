@@ -86,7 +86,7 @@ class _Guard:
             await JSONResponse({"detail": f"origin {origin} is not allowed"}, status_code=403)(scope, receive, send)
             return
         length = _header(scope, b"content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_MESSAGE_BYTES:
+        if length is not None and length.isascii() and length.isdigit() and int(length) > MAX_MESSAGE_BYTES:
             await JSONResponse({"detail": f"request body over {MAX_MESSAGE_BYTES} bytes"}, status_code=413)(
                 scope, receive, send
             )

@@ -260,7 +260,7 @@ class Table:
     # ------------------------------------------------------------------ lobby side
     @property
     def names(self) -> list[str]:
-        return [s.name or (f"{s.bot} bot" if s.kind == "bot" else f"seat {s.index + 1}") for s in self.seats]
+        return [s.name or (f"{s.bot} bot" if s.kind == "bot" else f"seat {s.index}") for s in self.seats]
 
     def info(self) -> dict[str, Any]:
         """The table as ``GET /api/tables/{id}`` shows it (no token, no card)."""
@@ -697,7 +697,7 @@ class Table:
             settings = self.settings
             try:
                 found = await self.lobby.hint_workers.run(
-                    hint_answer, view, legal, settings.hint_samples, settings.analysis_seed
+                    hint_answer, view, legal, settings.hint_samples, settings.analysis_seed, list(self.names)
                 )
             except Exception:
                 log.exception("table %s: the hint of seat %d failed", self.id, seat.index)

@@ -43,7 +43,7 @@ def import_ray() -> Any:
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast when nothing listens at a ``host:port`` address (Ray itself retries for minutes)."""
     host, sep, port = address.rpartition(":")
-    if not sep or "://" in address or not port.isdigit():
+    if not sep or "://" in address or not (port.isascii() and port.isdigit()):
         return  # "auto", "ray://..." and the like: leave them to Ray
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()

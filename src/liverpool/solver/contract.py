@@ -361,7 +361,7 @@ def left_after(left: Left, kind: str, cards: Sequence[Card], rules: RuleSet) -> 
     >>> left_after(left, "run", parse_cards("3S 4S 5S 6S"), RuleSet())
     Left(sets=(), runs=(5,), spans=(('S', 3, 6),))
     >>> left_after(Left((), (-4,)), "run", parse_cards("3S 4S 5S 6S 7S"), RuleSet())
-    'no run of 5 cards is left in this contract (it asks for a run of exactly 4)'
+    'no run of 5 cards is left in this contract (it asks for a run of exactly 4; R48)'
     """
     groups = left.sets if kind == "set" else left.runs
     n = len(cards)
@@ -374,16 +374,16 @@ def left_after(left: Left, kind: str, cards: Sequence[Card], rules: RuleSet) -> 
             pick = i  # groups are longest first: the first reached is the longest
     if pick < 0:
         wants = " and ".join(_length_words(v) for v in groups)
-        return f"no {kind} of {n} cards is left in this contract (it asks for a {kind} of {wants})"
+        return f"no {kind} of {n} cards is left in this contract (it asks for a {kind} of {wants}; R48)"
     rest = groups[:pick] + groups[pick + 1 :]
     if kind == "set":
         return Left(rest, left.runs, left.spans)
     span = _span(cards, rules)
     if span is None:
-        return f"{kind} is not a run in table order"
+        return f"{kind} is not a run in table order (R12)"
     gap = rules.runs_same_suit_gap
     if gap is not None and not _gap_ok(span, left.spans, gap):
-        return f"two runs of one suit in a contract need at least {gap} rank(s) between them (runs_same_suit_gap)"
+        return f"two runs of one suit in a contract need at least {gap} rank(s) between them (R13, runs_same_suit_gap)"
     return Left(left.sets, rest, (*left.spans, span))
 
 

@@ -164,7 +164,7 @@ function CreateForm({ presets, name }) {
       <fieldset class="seats">
         <legend>Seats</legend>
         ${Array.from({ length: players }, (_, i) => html`
-          <label class="seat-choice">Seat ${i + 1}
+          <label class="seat-choice">Seat ${i}
             ${i === 0
               ? html`<span class="you">you</span>`
               : html`<select class="seat-kind" data-seat=${i} value=${seats[i]}
@@ -294,7 +294,7 @@ export function JoinPage({ tableId }) {
       <section class="panel">
         ${info ? html`
           <p>${info.players} players, ${info.preset} rules, ${info.status === "waiting" ? "waiting for players" : info.status}.</p>
-          <ul class="seat-list">${info.seats.map((s) => html`<li>Seat ${s.seat + 1}: ${s.kind === "bot" ? `bot (${s.bot})` : s.claimed ? s.name : "free seat"}</li>`)}</ul>` : null}
+          <ul class="seat-list">${info.seats.map((s) => html`<li>Seat ${s.seat}: ${s.kind === "bot" ? `bot (${s.bot})` : s.claimed ? s.name : "free seat"}</li>`)}</ul>` : null}
         <form onSubmit=${join}>
           <${NameField} name=${name} setName=${setName} id="join-name" />
           <button class="primary" id="join" type="submit">Take a seat</button>

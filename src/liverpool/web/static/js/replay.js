@@ -33,7 +33,7 @@ export function ReplayPage({ tableId }) {
   if (error) return html`<main class="lobby"><section class="panel"><p class="error">No replay: ${error}</p><a href="/">Lobby</a></section></main>`;
   if (!frames) return html`<main class="lobby"><p>Loading the replay…</p></main>`;
   const f = frames[i];
-  const name = (p) => (info && info.seats && info.seats[p] && info.seats[p].name) || `Seat ${p + 1}`;
+  const name = (p) => (info && info.seats && info.seats[p] && info.seats[p].name) || `Seat ${p}`;
   const byOwner = {};
   for (const m of f.melds) (byOwner[m.owner] ||= []).push(m);
   return html`

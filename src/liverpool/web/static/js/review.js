@@ -218,7 +218,7 @@ export function ReviewPage({ tableId, seat, samples }) {
     return () => window.removeEventListener("keydown", key);
   }, []);
 
-  const name = (p) => (info && info.seats && info.seats[p] && info.seats[p].name) || `Seat ${p + 1}`;
+  const name = (p) => (info && info.seats && info.seats[p] && info.seats[p].name) || `Seat ${p}`;
   const back = html`<a href="/" class="lobby-link">Lobby</a>`;
 
   if (seat === null) {

@@ -255,7 +255,7 @@ function WaitingRoom({ tableId, token, s }) {
           <button onClick=${copy}>${copied ? "Copied" : "Copy"}</button></div>
         ${info ? html`
           <p>${info.players} players, ${info.preset} rules${info.timer ? `, ${info.timer} s per decision` : ""}.</p>
-          <ul class="seat-list" id="seat-list">${info.seats.map((x) => html`<li>Seat ${x.seat + 1}: ${
+          <ul class="seat-list" id="seat-list">${info.seats.map((x) => html`<li>Seat ${x.seat}: ${
             x.kind === "bot" ? `bot (${x.bot})` : x.claimed ? `${x.name}${x.seat === s.seat ? " (you)" : ""}${x.connected ? "" : " (away)"}` : "free seat, waiting…"}</li>`)}</ul>` : null}
         ${s.seat === 0
           ? html`<button class="primary" id="start" onClick=${start}>Start the game</button><p class="hint">Free seats become bots.</p>`
@@ -265,13 +265,14 @@ function WaitingRoom({ tableId, token, s }) {
     </main>`;
 }
 
-/** A seat's display name; names used by several seats (e.g. "medium bot") get the seat number. */
+/** A seat's display name; names used by several seats (e.g. "medium bot") get the seat number
+ * (the engine's, from 0, as in "Seat 0" and the records' p0). */
 function baseName(s, p) {
   const seats = (s.table && s.table.seats) || [];
   const seat = seats[p];
-  if (!seat || !seat.name) return seat && seat.kind === "bot" ? `Bot ${p + 1}` : `Seat ${p + 1}`;
+  if (!seat || !seat.name) return seat && seat.kind === "bot" ? `Bot ${p}` : `Seat ${p}`;
   const same = seats.filter((x) => x.name === seat.name).length;
-  return same > 1 ? `${seat.name} ${p + 1}` : seat.name;
+  return same > 1 ? `${seat.name} ${p}` : seat.name;
 }
 
 function seatName(s, p) {

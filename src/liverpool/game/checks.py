@@ -247,9 +247,12 @@ class _Checks(_Moves):
         return False
 
     def _discard_problem(self, p: int, card: Card) -> str | None:
-        hand = self.hands[p]
-        if card not in hand:
+        """Why ``p`` may not discard ``card`` now, or None. Which discards are allowed is decided by
+        :meth:`discard_options` alone (R14, R20, R22, R26, R35, R36); this only says why not."""
+        if card not in self.hands[p]:
             return f"you do not hold {card}"
+        if card in self.discard_options(p):
+            return None
         if self.pending:
             return "finish laying down your contract first, or take it back (R14)"
         if self.must_meld is not None:
@@ -258,11 +261,7 @@ class _Checks(_Moves):
             return "you must play the joker you took in a swap this turn (R20)"
         if self.taken is not None and card == self.taken:
             return f"you may not discard {card}, just taken from the discard pile (R26)"
-        if self.phase == LIVERPOOL_DISCARD:
-            return None
-        if self.rules.playable_discard == "strict" and len(hand) > 1 and self.is_playable_discard(p, card):
-            return f"{card} fits a meld on the table; lay it off instead (R32, R36)"
-        return None
+        return f"{card} fits a meld on the table; lay it off instead (R32, R36)"
 
     def verify(self, action: Action, version: int | None = None) -> None:
         """Raise :class:`IllegalAction` (a ValueError) with the reason, its ``code`` and ``rule``,
@@ -384,7 +383,7 @@ class _Checks(_Moves):
                 return f"that joker stands for {natural}, not {a.card} (R17, R20)"
             if natural not in hand:
                 return f"you do not hold {natural}"
-            if m.owner == p and not self._legacy:
+            if not self._may_swap_from(p, m):
                 return "you may only swap a joker out of another player's run (R20)"
             if (a.meld, value) in self.unswapped:
                 return "you already took back a swap of that joker this turn (R20)"
@@ -404,7 +403,7 @@ class _Checks(_Moves):
             if self.pending or self.must_meld is not None or self.swaps:
                 begun = "R14" if self.pending else "R22" if self.must_meld is not None else "R20"
                 return f"finish what you began this turn first ({begun})"
-            if any(self._discard_problem(p, c) is None for c in set(hand)):
+            if self.discard_options(p):
                 return "discard a card to end your turn (R25)"
             if not self.may_end_turn(p):
                 return "lay off the cards that fit the table first: a turn ends by a discard (R25, R36)"

@@ -179,12 +179,18 @@ class _Queries(_Core):
             held = set(self.hands[player])
             unswapped = self.unswapped
             for m in self._melds:
-                if m.owner == player and not self._legacy:  # R20: only another player's joker
+                if not self._may_swap_from(player, m):
                     continue
                 for i, value, natural in self._wild_spots(m):
                     if natural in held and (m.id, value) not in unswapped:
                         out.append(SwapJoker(player, m.id, i, natural))
         return out
+
+    def _may_swap_from(self, player: int, m: _Meld) -> bool:
+        """R20: a joker is swapped out of another player's run only, never one the player owns (a
+        record of the first format replays as that engine played it). The one home of the rule:
+        the listing (:meth:`swap_actions`) and the checks ask it."""
+        return m.owner != player or self._legacy
 
     def swap_yield(self, action: SwapJoker) -> Card:
         """R20: the wild card swap ``action`` puts in the player's hand, the one at its place in the

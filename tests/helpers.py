@@ -11,13 +11,15 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 import pytest
 
 from liverpool import Action, Card, Game, IllegalAction, Meld, RuleSet, parse_card, parse_cards
+from liverpool.bots import get
 from liverpool.cards import full_deck
+from liverpool.driver import next_to_act
 from liverpool.melds import run_start
 
 __all__ = [
@@ -31,11 +33,13 @@ __all__ = [
     "cards",
     "deck_of",
     "events_of",
+    "greedy_decisions",
     "hand_counter",
     "listed",
     "meld",
     "meld_ids",
     "play",
+    "random_house_rules",
     "rules",
     "snapshot",
 ]
@@ -45,6 +49,33 @@ CONTRACT = RuleSet.preset("contract")
 PRESETS = ("liverpool", "contract")
 
 Rest = Literal["stock", "discard", "none"]
+
+
+def random_house_rules(rng: random.Random, preset: str, choices: Mapping[str, Sequence[Any]]) -> RuleSet:
+    """``preset`` with each option of ``choices`` (option: its values) drawn by ``rng``; the preset
+    itself when the rules refuse the combination drawn."""
+    names = {f.name for f in dataclasses.fields(RuleSet)}
+    options: dict[str, Any] = {k: rng.choice(list(v)) for k, v in choices.items() if k in names}
+    try:
+        return dataclasses.replace(RuleSet.preset(preset), **options)
+    except ValueError:  # a combination the rules refuse
+        return RuleSet.preset(preset)
+
+
+def greedy_decisions(
+    seed: int, count: int, choices: Mapping[str, Sequence[Any]], players: Sequence[int] = (3, 4, 5)
+) -> Iterator[tuple[Game, int, list[Action]]]:
+    """(game, seat to act, its legal actions) at every decision of ``count`` whole games of greedy
+    bots, the presets in turn, each with random house rules (:func:`random_house_rules`)."""
+    rng = random.Random(seed)
+    for i in range(count):
+        rule_set = random_house_rules(rng, PRESETS[i % 2], choices)
+        game = Game.new(players=rng.choice(list(players)), rules=rule_set, seed=rng.getrandbits(32))
+        bots = [get("greedy", seed=p) for p in range(game.players)]
+        while not game.is_over:
+            seat, legal = next_to_act(game)
+            yield game, seat, legal
+            game.apply(bots[seat].act(game.view(seat), legal))
 
 
 def rules(preset: str = "liverpool", **options: Any) -> RuleSet:

@@ -10,19 +10,16 @@ house rules.
 
 from __future__ import annotations
 
-import dataclasses
-import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from liverpool import Game, RuleSet
+from helpers import greedy_decisions
+from liverpool import Game
 from liverpool.actions import Action, Buy
-from liverpool.bots import get
 from liverpool.bots.greedy import Snapshot
 from liverpool.cards import Card, full_deck
-from liverpool.driver import next_to_act
 from liverpool.game import DRAW, layoff_targets
 from liverpool.melds import can_extend_run, can_extend_set
 
@@ -40,27 +37,9 @@ HOUSE: dict[str, list[Any]] = {
 }
 
 
-def _rules(rng: random.Random, preset: str) -> RuleSet:
-    names = {f.name for f in dataclasses.fields(RuleSet)}
-    options: dict[str, Any] = {k: rng.choice(v) for k, v in HOUSE.items() if k in names}
-    try:
-        return dataclasses.replace(RuleSet.preset(preset), **options)
-    except ValueError:  # a combination the rules refuse
-        return RuleSet.preset(preset)
-
-
 def _games(seed: int, count: int) -> Iterator[tuple[Game, int, list[Action]]]:
     """(game, seat to act, its legal actions) at every decision of ``count`` greedy games."""
-    rng = random.Random(seed)
-    for i in range(count):
-        rules = _rules(rng, "contract" if i % 2 else "liverpool")
-        players = rng.choice([3, 4, 5])
-        game = Game.new(players=players, rules=rules, seed=rng.getrandbits(32))
-        bots = [get("greedy", seed=p) for p in range(players)]
-        while not game.is_over:
-            seat, legal = next_to_act(game)
-            yield game, seat, legal
-            game.apply(bots[seat].act(game.view(seat), legal))
+    return greedy_decisions(seed, count, HOUSE, players=(3, 4, 5))
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -15,22 +15,19 @@ the copies the bot had (which disagreed under some variants) are pinned by exact
 
 from __future__ import annotations
 
-import dataclasses
-import random
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from helpers import greedy_decisions
 from liverpool import Card, Game, LayOff, Meld, RuleSet, SwapJoker
 from liverpool.actions import Action
-from liverpool.bots import get
 from liverpool.bots.greedy import Snapshot
 from liverpool.bots.greedy import policy as greedy_policy
 from liverpool.bots.greedy.tactics import tactics
 from liverpool.cards import DEAD_DEUCES, JOKER, full_deck
-from liverpool.driver import next_to_act
 from liverpool.game import empty_hand_floats, staged_melds, staged_progress
 from liverpool.solver import solve
 from rules_helpers import PRESETS, apply_all, cards, position, rules
@@ -48,24 +45,9 @@ HOUSE: dict[str, list[Any]] = {
 }
 
 
-def _rules(rng: random.Random, preset: str) -> RuleSet:
-    options: dict[str, Any] = {k: rng.choice(v) for k, v in HOUSE.items()}
-    try:
-        return dataclasses.replace(RuleSet.preset(preset), **options)
-    except ValueError:  # a combination the rules refuse
-        return RuleSet.preset(preset)
-
-
 def _games(seed: int, count: int) -> Iterator[tuple[Game, int, list[Action]]]:
     """(game, seat to act, its legal actions) at every decision of ``count`` greedy games."""
-    rng = random.Random(seed)
-    for i in range(count):
-        game = Game.new(players=rng.choice([3, 4]), rules=_rules(rng, PRESETS[i % 2]), seed=rng.getrandbits(32))
-        bots = [get("greedy", seed=p) for p in range(game.players)]
-        while not game.is_over:
-            seat, legal = next_to_act(game)
-            yield game, seat, legal
-            game.apply(bots[seat].act(game.view(seat), legal))
+    return greedy_decisions(seed, count, HOUSE, players=(3, 4))
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -52,11 +52,11 @@ def position_of(game: Game, seat: int, taken: Action) -> Position:
 
 
 # ---------------------------------------------------------------------------- the three positions
-def next_player_run() -> Game:
+def next_player_run(rule_set: RuleSet = LIVERPOOL) -> Game:
     """Deal 2 (a set and a run). Player 1, next to play, is down with one card left, and their run
     4♥-7♥ is on the table: discarding the 8♥ hands them the card to go out with."""
     return build(
-        LIVERPOOL,
+        rule_set,
         [
             "KS QD 9C 9D 2S 3D JC 8H 10S 6C 4S",
             "QH",
@@ -129,19 +129,7 @@ def test_hint_names_the_seats_and_asks_whether_a_down_player_may_take_the_discar
     assert "Bo's run 4♥ 5♥ 6♥ 7♥" in h.reason and "next player (Bo) is down" in h.reason
     assert "player 1" not in h.reason and "seat 1" not in h.reason
     assert "can take it from the pile" in h.reason
-    stock_only = build(
-        dataclasses.replace(LIVERPOOL, down_may_take_discard=False),
-        [
-            "KS QD 9C 9D 2S 3D JC 8H 10S 6C 4S",
-            "QH",
-            "2C 3C 4C 7D 8D 9S 10D JD QC KC",
-            "2H 3H 6D 7S 8S 9H 10H JH QS AS",
-        ],
-        deal=2,
-        melds=[(1, "set", "5C 5D 5S"), (1, "run", "4H 5H 6H 7H")],
-        current=0,
-        phase="play",
-    )
+    stock_only = next_player_run(dataclasses.replace(LIVERPOOL, down_may_take_discard=False))
     h = hint(stock_only.view(0), stock_only.legal_actions(0), Budget(samples=SAMPLES, seed=1))
     assert "next player (seat 1) is down" in h.reason
     assert "take it from the pile" not in h.reason

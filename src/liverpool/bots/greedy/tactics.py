@@ -48,7 +48,7 @@ class Tactics:
         place: list[tuple[int, int, int] | None] = []
         for code in range(80):
             r = code & 15
-            if r == 0 or r == self.wild:
+            if self.wild_of[r]:  # the engine's answer, as above
                 place.append(None)
                 continue
             if r == 15:

@@ -270,6 +270,24 @@ def running(settings: Settings) -> Iterator[tuple[TestClient, ExitStack]]:
         yield client, stack
 
 
+def downgrade_store(db: Path, revision: str) -> None:
+    """Take the SQLite store at ``db`` down to the Alembic ``revision`` (as an older server left
+    it); the next server start migrates it up again."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from liverpool.server.store import _MIGRATIONS
+
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.begin() as conn:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(_MIGRATIONS))
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, revision)
+    engine.dispose()
+
+
 __all__ = [
     "WANTED",
     "Discard",
@@ -278,6 +296,7 @@ __all__ = [
     "connect",
     "coverage_bots",
     "covered_by",
+    "downgrade_store",
     "find_coverage_seed",
     "normal",
     "policy",

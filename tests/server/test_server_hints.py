@@ -17,7 +17,7 @@ from liverpool.actions import Pass
 from liverpool.analysis import Budget, review
 from liverpool.bots import get
 from liverpool.server.advice import hint_answer, review_answer
-from server_helpers import Harness, Sock, normal, running, server_settings
+from server_helpers import Harness, Sock, downgrade_store, normal, running, server_settings
 
 FAST = {"hint_samples": 2, "review_samples": 2}
 
@@ -278,23 +278,10 @@ def test_a_store_of_before_the_hints_migrates_and_its_tables_get_the_default(tmp
     the tables are kept, with the default ``hints`` (3); the reviews table is made again."""
     import sqlite3
 
-    import sqlalchemy as sa
-
-    from liverpool.server.store import _MIGRATIONS
-
     settings = server_settings(tmp_path, **FAST)
     with running(settings) as (client, _):
         made = client.post("/api/tables", json={"players": 2, "name": "Ana", "hints": "unlimited"}).json()
-    from alembic import command
-    from alembic.config import Config
-
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'liverpool.db'}")
-    with engine.begin() as conn:
-        cfg = Config()
-        cfg.set_main_option("script_location", str(_MIGRATIONS))
-        cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0001")
-    engine.dispose()
+    downgrade_store(tmp_path / "liverpool.db", "0001")
     db = sqlite3.connect(tmp_path / "liverpool.db")
     assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0001"
     assert "hints" not in {row[1] for row in db.execute("PRAGMA table_info(tables)")}

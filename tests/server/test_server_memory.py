@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from server_helpers import Sock, connect, running, server_settings
+from server_helpers import Sock, connect, downgrade_store, running, server_settings
 
 
 def _lobby(client: TestClient) -> Any:
@@ -118,22 +118,10 @@ def test_a_rematch_offer_survives_a_restart(tmp_path: Path) -> None:
 
 
 def test_migration_0003_goes_down_and_up_again(tmp_path: Path) -> None:
-    import sqlalchemy as sa
-    from alembic import command
-    from alembic.config import Config
-
-    from liverpool.server.store import _MIGRATIONS
-
     settings = server_settings(tmp_path)
     with running(settings) as (client, _):
         made = client.post("/api/tables", json={"players": 2, "name": "Ana"}).json()
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'liverpool.db'}")
-    with engine.begin() as conn:
-        cfg = Config()
-        cfg.set_main_option("script_location", str(_MIGRATIONS))
-        cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0002")
-    engine.dispose()
+    downgrade_store(tmp_path / "liverpool.db", "0002")
     db = sqlite3.connect(tmp_path / "liverpool.db")
     assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0002"
     assert "rematches" not in {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

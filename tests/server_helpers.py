@@ -270,6 +270,21 @@ def running(settings: Settings) -> Iterator[tuple[TestClient, ExitStack]]:
         yield client, stack
 
 
+def autoplay_to_end(
+    client: TestClient, table_id: str, tokens: list[str], stack: ExitStack, timeout: float
+) -> list[Sock]:
+    """Every seat of ``tokens`` (seat i holds token i) connected and played by its bot (autoplay)
+    from the start to the end of the game; their sockets, still open, with what they received."""
+    socks = [connect(client, table_id, t, i, stack) for i, t in enumerate(tokens)]
+    for s in socks:
+        s.expect("hello")
+        s.send({"type": "autoplay", "on": True})
+    client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
+    for s in socks:
+        s.until(lambda m: m["type"] == "state" and m["view"]["is_over"], timeout=timeout)
+    return socks
+
+
 def downgrade_store(db: Path, revision: str) -> None:
     """Take the SQLite store at ``db`` down to the Alembic ``revision`` (as an older server left
     it); the next server start migrates it up again."""
@@ -293,6 +308,7 @@ __all__ = [
     "Discard",
     "Harness",
     "Sock",
+    "autoplay_to_end",
     "connect",
     "coverage_bots",
     "covered_by",

@@ -20,7 +20,7 @@ from server_helpers import (
     WANTED,
     Harness,
     Sock,
-    connect,
+    autoplay_to_end,
     coverage_bots,
     normal,
     policy,
@@ -80,13 +80,7 @@ def test_no_seat_is_ever_sent_what_it_cannot_know(tmp_path: Path, seed: int) -> 
         tokens = [created["token"]] + [
             client.post(f"/api/tables/{table_id}/join", json={"name": n}).json()["token"] for n in ("Bo", "Cy", "Di")
         ]
-        socks = [connect(client, table_id, t, i, stack) for i, t in enumerate(tokens)]
-        for s in socks:
-            s.expect("hello")
-            s.send({"type": "autoplay", "on": True})
-        client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
-        for s in socks:
-            s.until(lambda m: m["type"] == "state" and m["view"]["is_over"], timeout=300)
+        socks = autoplay_to_end(client, table_id, tokens, stack, timeout=300)
         record = client.get(f"/api/tables/{table_id}/record").json()
     games = _replays(record)
     assert games[-1].is_over and len(record["actions"]) > 100

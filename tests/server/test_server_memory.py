@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from server_helpers import Sock, connect, downgrade_store, running, server_settings
+from server_helpers import Sock, autoplay_to_end, connect, downgrade_store, running, server_settings
 
 
 def _lobby(client: TestClient) -> Any:
@@ -27,13 +27,7 @@ def _finished_two_seat_game(client: TestClient, stack: Any) -> tuple[str, list[s
     table_id = created["table_id"]
     joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()
     tokens = [created["token"], joined["token"]]
-    socks = [connect(client, table_id, t, i, stack) for i, t in enumerate(tokens)]
-    for s in socks:
-        s.expect("hello")
-        s.send({"type": "autoplay", "on": True})
-    client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": tokens[0]})
-    for s in socks:
-        s.until(lambda m: m["type"] == "state" and m["view"]["is_over"], timeout=120)
+    socks = autoplay_to_end(client, table_id, tokens, stack, timeout=120)
     return table_id, tokens, socks
 
 

@@ -6,21 +6,46 @@ tables nobody starts leave memory like finished ones, and load back on demand.""
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 
 from liverpool.actions import Pass
-from server_helpers import connect, running, server_settings
+from server_helpers import Sock, connect, running, server_settings
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 Msg = dict[str, Any]
 
 
 def _buy_listed(msg: Msg) -> bool:
     return any(e["action"]["type"] == "buy" for e in msg["legal"])
+
+
+def _ana_and_two_greedy_bots(client: TestClient, stack: ExitStack) -> Sock:
+    """A started table under ``buy_window="until_discard"``: Ana (seat 0, her socket returned, its
+    hello read) and two greedy bots."""
+    created = client.post(
+        "/api/tables",
+        json={
+            "players": 3,
+            "name": "Ana",
+            "options": {"buy_window": "until_discard"},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+            "timer": 0.1,
+        },
+    )
+    assert created.status_code == 200, created.text
+    table_id, token = created.json()["table_id"], created.json()["token"]
+    ana = connect(client, table_id, token, 0, stack)
+    ana.expect("hello")
+    assert client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": token}).status_code == 200
+    return ana
 
 
 def test_a_bot_waits_for_a_persons_late_buy_once_per_turn_and_melds_meanwhile(tmp_path: Path) -> None:
@@ -30,21 +55,7 @@ def test_a_bot_waits_for_a_persons_late_buy_once_per_turn_and_melds_meanwhile(tm
     its discard come while Ana may still buy, and its discard comes once that deadline passed."""
     window = 0.3
     with running(server_settings(tmp_path, buy_window=window)) as (client, stack):
-        created = client.post(
-            "/api/tables",
-            json={
-                "players": 3,
-                "name": "Ana",
-                "options": {"buy_window": "until_discard"},
-                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
-                "timer": 0.1,
-            },
-        )
-        assert created.status_code == 200, created.text
-        table_id, token = created.json()["table_id"], created.json()["token"]
-        ana = connect(client, table_id, token, 0, stack)
-        ana.expect("hello")
-        assert client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": token}).status_code == 200
+        ana = _ana_and_two_greedy_bots(client, stack)
         turns = 0  # seat 2's turns with a stock draw while Ana's buy was open
         moves_in_window = 0  # seat 2's melds and lay-offs while Ana could still buy
         deadline: int | None = None  # the deadline of the window open for Ana, as first sent
@@ -85,20 +96,7 @@ def test_under_until_discard_a_bot_draws_and_melds_at_once_and_holds_its_discard
     (its discard, or taking the discard) comes only once she answered (she passes when the table
     is quiet)."""
     with running(server_settings(tmp_path, buy_window=3600.0)) as (client, stack):
-        created = client.post(
-            "/api/tables",
-            json={
-                "players": 3,
-                "name": "Ana",
-                "options": {"buy_window": "until_discard"},
-                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
-                "timer": 0.1,
-            },
-        )
-        table_id, token = created.json()["table_id"], created.json()["token"]
-        ana = connect(client, table_id, token, 0, stack)
-        ana.expect("hello")
-        assert client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": token}).status_code == 200
+        ana = _ana_and_two_greedy_bots(client, stack)
         open_buy = False  # Ana's buy is listed in the last state
         drew = melds = turns = passes = 0
         while turns < 3 or melds == 0:

@@ -120,9 +120,13 @@ def test_rule_codes_are_codes() -> None:
     assert {"malformed", "stale", "not_your_turn"}.isdisjoint(RULE_CODES)
 
 
-# no shrinking: the seed is all there is to shrink, and the message names the refusal
+# no shrinking: the seed is all there is to shrink, and the message names the refusal.
+# Derandomized: the same 25 games every run. Some random house rules (grouped contracts with pile
+# draws) make the general solver very slow (a known gap, docs/performance.md); a drawn seed hit one
+# and ran for half an hour, so CI runs a fixed, measured set.
 @settings(
     max_examples=25,
+    derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     phases=(Phase.explicit, Phase.reuse, Phase.generate),

@@ -112,8 +112,8 @@ class Sock:
                 raise AssertionError(f"seat {self.seat}: socket closed: {msg}")
 
     def expect(self, kind: str) -> Msg:
-        """The next message other than lobby/table notices; it must be of ``kind``."""
-        msg = self.until(lambda m: m["type"] not in ("lobby", "table"))
+        """The next message other than lobby/table notices and chat lines; it must be of ``kind``."""
+        msg = self.until(lambda m: m["type"] not in ("lobby", "table", "chat", "chat_log"))
         assert msg["type"] == kind, msg
         return msg
 
@@ -321,3 +321,17 @@ __all__ = [
     "seeds_from",
     "server_settings",
 ]
+
+
+def head_revision() -> str:
+    """The newest Alembic revision of the store's migrations (what a started server's store is at)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from liverpool.server.store import _MIGRATIONS
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(_MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head

@@ -80,12 +80,51 @@ def test_no_seat_is_ever_sent_what_it_cannot_know(tmp_path: Path, seed: int) -> 
         tokens = [created["token"]] + [
             client.post(f"/api/tables/{table_id}/join", json={"name": n}).json()["token"] for n in ("Bo", "Cy", "Di")
         ]
+        # a spectator watches the whole game through the watch link (issue 24)
+        watcher = Sock(stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}/watch")), -1)
+        assert watcher.expect("hello")["spectator"] is True
         socks = autoplay_to_end(client, table_id, tokens, stack, timeout=300)
+        watcher.until(lambda m: m["type"] == "state" and m["view"]["is_over"], timeout=60)
         record = client.get(f"/api/tables/{table_id}/record").json()
     games = _replays(record)
     assert games[-1].is_over and len(record["actions"]) > 100
     for s in socks:
         _check_seat_messages(s, games, tokens, record["seed"])
+    _check_spectator_messages(watcher, games, tokens, record["seed"])
+
+
+def _public(game: Game) -> dict[str, Any]:
+    """What every seat's view holds alike (a key any seat sees otherwise: null), no hand."""
+    views = [normal(game.view(p)) for p in range(game.players)]
+    out = {k: (v if all(w.get(k) == v for w in views) else None) for k, v in views[0].items()}
+    return out | {"hand": [], "player": None}
+
+
+def _check_spectator_messages(sock: Sock, games: list[Game], tokens: list[str], seed: int) -> None:
+    """The spectator's messages hold what every seat sees alike and nothing else: the rebuilt
+    view is the public view at every version, no legal list, no hint count, no token, no seed."""
+    view: dict[str, Any] | None = None
+    sent_events: list[Any] = []
+    states = 0
+    for msg in sock.log:
+        text = json.dumps(msg)
+        assert str(seed) not in text and all(t not in text for t in tokens)
+        assert msg["type"] in ("hello", "state", "lobby", "table", "chat", "chat_log"), msg
+        if msg["type"] not in ("hello", "state"):
+            assert "hand" not in text
+            continue
+        assert msg["legal"] == [] and msg["hints_left"] is None and msg["auto_buy"] is None
+        if msg["view"] is None:
+            continue
+        game = games[msg["version"]]
+        public = _public(game)
+        assert set(msg["view"]) <= set(public)
+        assert all(msg["view"][k] == public[k] for k in msg["view"] if k != "events")
+        view, sent_events = rebuild(view, sent_events, msg)
+        assert view == public
+        assert sent_events == normal(game.events)
+        states += 1
+    assert states > 100
 
 
 def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed: int) -> None:
@@ -100,7 +139,12 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
         text = json.dumps(msg)
         assert str(seed) not in text or (games[-1].is_over and msg["type"] == "never")
         assert all(t not in text for i, t in enumerate(tokens) if i != seat)
-        assert msg["type"] in ("hello", "state", "lobby", "table"), msg
+        assert msg["type"] in ("hello", "state", "lobby", "table", "chat", "chat_log"), msg
+        if msg["type"] in ("chat", "chat_log"):  # the table's chat (issue 24): names and words only
+            lines = msg["lines"] if msg["type"] == "chat_log" else [msg["line"]]
+            assert all(set(line) == {"n", "at", "kind", "seat", "name", "text"} for line in lines)
+            assert all(line["kind"] == "system" for line in lines)  # nobody talks in this game
+            continue
         if msg["type"] in ("lobby", "table"):
             assert set(msg["table"]) >= {"seats", "status"} and "hand" not in text
             continue
@@ -117,7 +161,12 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
             "last",
             "buy_deadline",
             "hints_left",
+            "pause",  # issue 24 (server/pacing.py): public, or this seat's own buy choice
+            "auto_buy",
+            "turn_deadline",
         }
+        assert msg.get("pause") is None or set(msg["pause"]) == {"waiting", "until"}
+        assert msg.get("auto_buy") is None or set(msg["auto_buy"]) == {"action", "why"}
         if msg["view"] is None:
             assert msg["type"] == "hello" and msg["legal"] == [] and msg["events"] == []
             continue

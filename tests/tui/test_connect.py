@@ -186,8 +186,8 @@ async def _play_and_reconnect(tmp_path: Path) -> None:
             await answer_until_my_draw(pilot, app)
             log = log_text(app)
             assert "Ana discarded the" in log
-            assert session.names == ["Ana", "easy bot #2", "easy bot #3"]  # the server's names, told apart
-            assert re.search(r"^easy bot #[23] (discarded|drew|laid)", log, flags=re.M)  # a bot's move, from events
+            assert session.names == ["Ana", "Bea (easy bot)", "Cal (easy bot)"]  # the server's names: distinct
+            assert re.search(r"^(Bea|Cal) \(easy bot\) (discarded|drew|laid)", log, flags=re.M)  # a bot's move
             hand_then = sorted(app.game.hand(0))
             version_then = session.version
             assert version_then == server_game(running.app, table_id).version

@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from ..bots import names as bot_names
 from ..rules import PRESETS
 from ..web.replay import replay_frames
+from . import spectate
 from .config import Settings, default_static_dir
 from .lobby import Lobby, option_fields, rules_for
 from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, CreateTable, JoinTable, QuickPlay, RulesCheck, SeatSpec
@@ -281,6 +282,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await refuse("bad_token", "a seat token of this table is needed (?token=...)", 4401)
             return
         await table.serve(websocket, seat)
+
+    @app.websocket("/ws/tables/{table_id}/watch")
+    async def watch(websocket: WebSocket, table_id: str) -> None:
+        """A spectator's socket (issue 24, server/spectate.py): the public view only, no token."""
+        await websocket.accept()
+
+        async def refuse(code: str, reason: str, close_code: int) -> None:
+            await websocket.send_json({"type": "error", "code": code, "reason": reason})
+            await websocket.close(code=close_code, reason=reason[:120])
+
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings.allowed_origins):
+            await refuse("bad_origin", "this origin is not allowed", 4403)
+            return
+        lob = state.get("lobby")
+        table = None
+        if lob is not None:
+            with contextlib.suppress(LobbyError):
+                table = await lob.get(table_id)
+        if table is None:
+            await refuse("no_table", f"no table {table_id!r}", 4404)
+            return
+        if not table.spectators:
+            await refuse("no_watching", "this table cannot be watched", 4403)
+            return
+        await spectate.serve(table, websocket)
 
     # ------------------------------------------------------------------ the browser client
     static = settings.static_dir or default_static_dir()

@@ -22,6 +22,8 @@ from ..game import Game
 from ..rules import PRESETS, RuleSet
 from .advice import Workers, review_answer
 from .config import Settings
+from .names import bot_seat_name, seat_name
+from .pacing import load_table_options, save_table_options
 from .protocol import CreateTable, SeatSpec
 from .store import Store
 from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_to_store, new_token
@@ -179,7 +181,7 @@ class Lobby:
                 bot = s.bot or "medium"
                 if bot not in known:
                     raise LobbyError(422, f"seat {i}: unknown bot {bot!r}; bots are: {', '.join(known)}")
-                seats.append(Seat(i, "bot", bot=bot))
+                seats.append(Seat(i, "bot", bot=bot, name=bot_seat_name(i, bot)))
             else:
                 seats.append(Seat(i, "human"))
         token = new_token()
@@ -223,6 +225,15 @@ class Lobby:
             rematch_of,
             hints=spec.hints,
         )
+        extras = {
+            "buy_seconds": spec.buy_seconds,
+            "deal_pause": spec.deal_pause,
+            "chat": spec.chat,
+            "spectators": spec.spectators,
+        }
+        await save_table_options(self.store, table_id, extras)
+        table.pacing.buy_seconds, table.pacing.deal_pause = spec.buy_seconds, spec.deal_pause
+        table.chat.option, table.spectators = spec.chat, spec.spectators
         seats[0].disconnected_at = asyncio.get_running_loop().time()
         self.tables[table_id] = table
         return table, token
@@ -253,6 +264,10 @@ class Lobby:
                     name=table.seats[0].name or "Player",
                     bot_delay=table.bot_delay,
                     hints=table.hints,
+                    buy_seconds=table.pacing.buy_seconds,
+                    deal_pause=table.pacing.deal_pause,
+                    chat=table.chat.option,
+                    spectators=table.spectators,
                 )
                 new, first = await self.create(spec, rematch_of=table.id)
                 tokens = {0: first}
@@ -341,6 +356,13 @@ class Lobby:
                 row["rematch_of"],
                 hints=hints_from_store(row["hints"]),
             )
+            extras = await load_table_options(self.store, table_id)
+            table.pacing.buy_seconds = extras.get("buy_seconds")
+            table.pacing.deal_pause = extras.get("deal_pause")
+            if extras.get("chat") in ("players", "everyone", "off"):
+                table.chat.option = extras["chat"]
+            table.spectators = extras.get("spectators") is not False
+            await table.chat.load()
             now = asyncio.get_running_loop().time()
             for s in seats:
                 if s.kind == "human":
@@ -410,7 +432,7 @@ class Lobby:
                     {"deal": game.deal, "hands": [[str(c) for c in game.hand(p)] for p in range(game.players)]}
                 )
         record = game.record()
-        names = [s["name"] or f"{s['bot']} bot" for s in seat_rows]
+        names = [seat_name(s["seat"], s["name"], s["kind"], s["bot"]) for s in seat_rows]
         return record | {
             "table_id": table_id,
             "names": names,

@@ -19,8 +19,10 @@ __all__ = [
     "PROTOCOL_VERSION",
     "ActMessage",
     "AutoplayMessage",
+    "ChatMessage",
     "CheckMessage",
     "ClientMessage",
+    "ContinueMessage",
     "CreateTable",
     "HintMessage",
     "HintOption",
@@ -28,6 +30,7 @@ __all__ = [
     "MeldMessage",
     "MeldSpec",
     "PingMessage",
+    "PrefsMessage",
     "ProtocolError",
     "QuickPlay",
     "RulesCheck",
@@ -54,6 +57,11 @@ ERROR_CODES = (
     "no_hints_left",
     "not_your_decision",
     "hint_failed",
+    "paused",
+    "chat_off",
+    "chat_limited",
+    "watching",
+    "no_watching",
 )
 
 HINT_CHOICES: tuple[str | int, ...] = ("off", 3, "unlimited")
@@ -94,6 +102,18 @@ class CreateTable(_Strict):
     name: Name = "Player"
     bot_delay: float | None = Field(default=None, ge=0, le=10, description="seconds a bot waits before acting")
     hints: HintOption = Field(default=3, description='hints per seat and deal: "off", 3 or "unlimited"')
+    # issue 24 (server/pacing.py): the buy window's length and the deal-end pause
+    buy_seconds: float | None = Field(
+        default=None, ge=0.5, le=120, description="seconds the buy window waits for people (null: the server's)"
+    )
+    deal_pause: float | None = Field(
+        default=None, ge=0, le=3600, description="longest deal-end pause in seconds (null: until all continue; 0: none)"
+    )
+    # issue 24 (server/chat.py, server/spectate.py): who may chat, whether the table may be watched
+    chat: Literal["players", "everyone", "off"] = Field(
+        default="players", description='who may chat: "players" (seated people), "everyone" (spectators too), "off"'
+    )
+    spectators: bool = Field(default=True, description="whether the table's watch link shows it live")
 
 
 class QuickPlay(_Strict):
@@ -156,10 +176,43 @@ class HintMessage(_Strict):
     version: int
 
 
-AnyClientMessage = ActMessage | MeldMessage | CheckMessage | PingMessage | AutoplayMessage | HintMessage
+class ContinueMessage(_Strict):
+    """Done reading the deal's end: the table's deal-end pause stops waiting for this seat."""
+
+    type: Literal["continue"]
+
+
+class PrefsMessage(_Strict):
+    """This person's buy choice and whether their client shows a deal-end screen (server/pacing.py)."""
+
+    type: Literal["prefs"]
+    buy: Literal["ask", "fits", "never"] = "ask"
+    wish: list[Annotated[str, Field(min_length=1, max_length=4)]] = Field(default_factory=list, max_length=60)
+    pause: bool = False
+
+
+class ChatMessage(_Strict):
+    """A line of the table's chat (server/chat.py); ``name``: a spectator's name (seats have theirs)."""
+
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=300)
+    name: Name | None = None
+
+
+AnyClientMessage = (
+    ActMessage
+    | MeldMessage
+    | CheckMessage
+    | PingMessage
+    | AutoplayMessage
+    | HintMessage
+    | ContinueMessage
+    | PrefsMessage
+    | ChatMessage
+)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
-_TYPES = ("act", "meld", "check", "ping", "autoplay", "hint")
+_TYPES = ("act", "meld", "check", "ping", "autoplay", "hint", "continue", "prefs", "chat")
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -28,16 +28,23 @@ from ..describe import describe_action, describe_event
 from ..driver import next_to_act
 from ..game import PLAY, Game, IllegalAction
 from ..rules import RuleSet
+from . import spectate
 from .advice import hint_answer
+from .chat import Chat, clean_line
+from .names import bot_seat_name, seat_name
+from .pacing import Pacing
 from .protocol import (
     PROTOCOL_VERSION,
     ActMessage,
     AutoplayMessage,
+    ChatMessage,
     CheckMessage,
+    ContinueMessage,
     HintMessage,
     HintOption,
     MeldMessage,
     PingMessage,
+    PrefsMessage,
     ProtocolError,
     parse_client_message,
 )
@@ -120,6 +127,15 @@ def _dumps(msg: dict[str, Any]) -> str:
 
 
 _MISSING = object()
+_EPOCH: list[float] = []  # wall-clock time minus loop time, taken once (deadlines stay the same)
+
+
+def epoch_ms(at: float) -> int:
+    """The event loop's time ``at`` as milliseconds since the epoch (the same ``at`` always gives
+    the same number, so a deadline sent twice is sent alike)."""
+    if not _EPOCH:
+        _EPOCH.append(time.time() - asyncio.get_running_loop().time())
+    return int((at + _EPOCH[0]) * 1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,39 +272,48 @@ class Table:
         self.touched = loop_time
         self._events_json: list[str] = []
         self._rules_json: str | None = None
+        self.pacing = Pacing()  # issue 24: the deal-end pause, buy choices, the buy window's length
+        self.chat = Chat(table_id, self.store)  # issue 24: the table's chat (server/chat.py)
+        self.seen: set[int] = set()  # seats that connected since this table came into memory
+        self.spectators = True  # issue 24: the watch link shows this table (server/spectate.py)
+        self.watchers: set[Connection] = set()  # the spectators' sockets
 
     # ------------------------------------------------------------------ lobby side
     @property
     def names(self) -> list[str]:
-        return [s.name or (f"{s.bot} bot" if s.kind == "bot" else f"seat {s.index}") for s in self.seats]
+        return [seat_name(s.index, s.name, s.kind, s.bot) for s in self.seats]
 
     def info(self) -> dict[str, Any]:
         """The table as ``GET /api/tables/{id}`` shows it (no token, no card)."""
         now = asyncio.get_running_loop().time()
-        return {
-            "table_id": self.id,
-            "players": self.players,
-            "preset": self.preset,
-            "options": self.options,
-            "status": self.status,
-            "seats": [
-                {
-                    "seat": s.index,
-                    "name": self.names[s.index],
-                    "kind": s.kind,
-                    "bot": s.bot,
-                    "connected": s.conn is not None,
-                    "claimed": s.claimed,
-                    "bot_playing": s.kind == "bot" or (self.game is not None and self._stand_in(s, now)),
-                }
-                for s in self.seats
-            ],
-            "timer": self.timer,
-            "bot_delay": self.bot_delay,
-            "hints": self.hints,
-            "rematch": self.rematch_id,
-            "rematch_of": self.rematch_of,
-        }
+        return (
+            {
+                "table_id": self.id,
+                "players": self.players,
+                "preset": self.preset,
+                "options": self.options,
+                "status": self.status,
+                "seats": [
+                    {
+                        "seat": s.index,
+                        "name": self.names[s.index],
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "connected": s.conn is not None,
+                        "claimed": s.claimed,
+                        "bot_playing": s.kind == "bot" or (self.game is not None and self._stand_in(s, now)),
+                    }
+                    for s in self.seats
+                ],
+                "timer": self.timer,
+                "bot_delay": self.bot_delay,
+                "hints": self.hints,
+                "rematch": self.rematch_id,
+                "rematch_of": self.rematch_of,
+            }
+            | self.pacing.info()
+            | {"chat": self.chat.option, "spectators": self.spectators}
+        )
 
     def idle_over(self, now: float, after: float) -> bool:
         """True when this table is finished or still waiting for players, and nobody was connected
@@ -325,6 +350,7 @@ class Table:
             free.token_hash = hash_token(token)
             free.disconnected_at = self.touched = asyncio.get_running_loop().time()
             self._notify_seats()
+            await self._system(f"{name} took seat {free.index}.")
             return free.index, token
 
     async def start(self, token: str | None) -> None:
@@ -339,8 +365,10 @@ class Table:
                 raise LobbyError(409, "the game has already started")
             for s in self.seats:
                 if s.kind == "human" and s.token_hash is None:
-                    await self.store.update_seat(self.id, s.index, kind="bot", bot=self.settings.takeover_bot)
-                    s.kind, s.bot = "bot", self.settings.takeover_bot
+                    bot = self.settings.takeover_bot
+                    name = bot_seat_name(s.index, bot)
+                    await self.store.update_seat(self.id, s.index, kind="bot", bot=bot, name=name)
+                    s.kind, s.bot, s.name = "bot", bot, name
             seed = self.settings.seeds("game")
             game = Game.new(players=self.players, rules=self.rules, seed=seed)
             await self.store.update_table(self.id, status="playing", seed=seed, started_at=time.time())
@@ -391,12 +419,14 @@ class Table:
         for s in self.seats:
             if s.conn is not None:
                 s.conn.close("the server is restarting", 1012)
+        for w in list(self.watchers):
+            w.close("the server is restarting", 1012)
 
     # ------------------------------------------------------------------ messages out
     def _legal_entries(self, conn: Connection, view: dict[str, Any]) -> list[dict[str, Any]]:
         g = self.game
         assert g is not None
-        legal = g.legal_actions(conn.seat)
+        legal = [] if self.pacing.hold is not None else g.legal_actions(conn.seat)
         conn.sent[g.version] = legal
         if len(conn.sent) > 16:
             del conn.sent[min(conn.sent)]
@@ -408,7 +438,7 @@ class Table:
     def _buy_window_wait(self) -> float:
         """How long after a discard a bot waits before it draws or (``buy_window="until_discard"``)
         discards while a person may still buy or call that discard."""
-        return max(self.settings.buy_window, self.bot_delay)
+        return max(self.pacing.buy_seconds or self.settings.buy_window, self.bot_delay)
 
     def _buy_deadline(self) -> int | None:
         """When a bot about to draw (or, under ``buy_window="until_discard"``, to end its turn)
@@ -426,7 +456,7 @@ class Table:
         ):
             return None
         at = self._window_at + self._buy_window_wait()
-        return int((time.time() + (at - now)) * 1000)
+        return epoch_ms(at)
 
     def _encoded_events(self) -> list[str]:
         """The JSON of every public event so far (the same for every seat), encoded once each."""
@@ -470,6 +500,9 @@ class Table:
                 "last": None,
                 "buy_deadline": None,
                 "hints_left": hints_left,
+                "pause": None,
+                "auto_buy": None,
+                "turn_deadline": None,
             }
             return _dumps(head)[:-1] + ',"table":' + shared.info + "," + _dumps(tail)[1:]
         enc = self._encoded_events()
@@ -503,14 +536,57 @@ class Table:
             "last": shared.last,
             "buy_deadline": shared.buy_deadline,
             "hints_left": hints_left,
+            "pause": self.pacing.public(),
+            "auto_buy": self.pacing.auto_note(self, conn.seat),
+            "turn_deadline": self._turn_deadline(),
         }
         return text + "," + _dumps(rest)[1:]
+
+    def _turn_deadline(self) -> int | None:
+        """When the turn timer makes the current decision for a person (ms since the epoch), or None."""
+        g = self.game
+        if self.timer is None or g is None or g.is_over or self.pacing.hold is not None:
+            return None
+        now = asyncio.get_running_loop().time()
+        seat, _ = next_to_act(g)
+        if self._bot_controls(seat, now):
+            return None
+        return epoch_ms(self._decision_at + self.timer)
 
     def _broadcast(self) -> None:
         shared = self._shared()
         for s in self.seats:
             if s.conn is not None:
                 s.conn.send(self._state(s.conn, shared=shared))
+        spectate.broadcast(self)
+
+    def _send_all(self, msg: dict[str, Any]) -> None:
+        """One message to every socket of the table (a chat line)."""
+        text = _dumps(msg)
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send(text)
+        spectate.notify(self, text)
+
+    async def _system(self, text: str) -> None:
+        """A line of the table's own in the chat (joins, leaves, bot take-overs)."""
+        self._send_all(await self.chat.add("system", None, "", text))
+
+    async def _say(self, conn: Connection, msg: ChatMessage) -> None:
+        """A person's chat line, to everyone at the table (kept in the store first)."""
+        refused = self.chat.refusal(conn, spectator=False)
+        if refused is not None:
+            conn.error(*refused)
+            return
+        text = clean_line(msg.text)
+        if not text:
+            conn.error("malformed", "an empty chat line")
+            return
+        if not self.chat.allow(f"seat{conn.seat}"):
+            conn.error("chat_limited", "too many chat lines: wait a moment")
+            return
+        async with self.lock:
+            self._send_all(await self.chat.add("say", conn.seat, self.names[conn.seat], text))
 
     def _notify_seats(self) -> None:
         """Tell every socket the seats changed (``lobby`` before the start, ``table`` after)."""
@@ -520,6 +596,7 @@ class Table:
             if s.conn is not None:
                 s.conn.send(text)
                 s.conn.last_table = info
+        spectate.notify(self, text)
 
     # ------------------------------------------------------------------ sockets
     async def connect(self, ws: WebSocket | None, seat: Seat) -> Connection:
@@ -530,10 +607,17 @@ class Table:
             seat.conn = conn
             seat.disconnected_at = None
             seat.auto = False  # a person who comes back takes the seat back
+            self.pacing.forget(seat.index)  # its client says again what it wants
             if old is not None:
                 old.close("replaced by a newer connection of this seat")
             conn.send(self._state(conn, "hello"))
+            conn.send(self.chat.log_message())
             self._notify_seats()
+            if old is None and seat.kind == "human":
+                back = seat.index in self.seen
+                self.seen.add(seat.index)
+                self.chat.announced.discard(seat.index)
+                await self._system(f"{self.names[seat.index]} {'is back' if back else 'joined the table'}.")
         self.wake.set()
         return conn
 
@@ -543,7 +627,10 @@ class Table:
             if seat.conn is conn:
                 seat.conn = None
                 seat.disconnected_at = self.touched = asyncio.get_running_loop().time()
+                if self.pacing.refresh(self, seat.disconnected_at):
+                    self._broadcast()  # the deal-end pause waited for this seat only
                 self._notify_seats()
+                await self._system(f"{self.names[seat.index]} left the table.")
         self.wake.set()
 
     async def receive(self, conn: Connection, text: str | bytes) -> None:
@@ -569,12 +656,26 @@ class Table:
             return
         if isinstance(msg, AutoplayMessage):
             async with self.lock:
-                self.seats[conn.seat].auto = msg.on
+                seat = self.seats[conn.seat]
+                if seat.auto != msg.on:
+                    who = self.names[seat.index]
+                    await self._system(f"A bot plays for {who}." if msg.on else f"{who} plays again.")
+                seat.auto = msg.on
+                if self.pacing.refresh(self, asyncio.get_running_loop().time()):
+                    self._broadcast()
                 self._notify_seats()
             self.wake.set()
             return
+        if isinstance(msg, (ContinueMessage, PrefsMessage)):
+            await self._pace(conn, msg)
+            return
+        if isinstance(msg, ChatMessage):
+            await self._say(conn, msg)
+            return
         async with self.lock:
             try:
+                if isinstance(msg, (ActMessage, MeldMessage)) and self.pacing.hold is not None:
+                    raise ProtocolError("paused", "the table waits until everyone has read the deal's scores")
                 if isinstance(msg, ActMessage):
                     await self._act(conn, msg)
                 elif isinstance(msg, MeldMessage):
@@ -583,6 +684,18 @@ class Table:
                     self._check(conn, msg)
             except ProtocolError as exc:
                 conn.error(exc.code, exc.reason)
+
+    async def _pace(self, conn: Connection, msg: ContinueMessage | PrefsMessage) -> None:
+        """``continue`` (done reading the deal's end) or ``prefs`` (server/pacing.py)."""
+        async with self.lock:
+            now = asyncio.get_running_loop().time()
+            if isinstance(msg, PrefsMessage):
+                self.pacing.set_prefs(conn.seat, msg.buy, msg.wish, msg.pause)
+                if self.game is not None:
+                    conn.send(self._state(conn))  # its auto_buy may have changed
+            elif self.pacing.go_on(self, conn.seat, now) or self.pacing.hold is not None:
+                self._broadcast()  # who is still reading (or play goes on)
+        self.wake.set()
 
     def _playing(self) -> Game:
         g = self.game
@@ -760,6 +873,7 @@ class Table:
             g.verify(action)
         before = len(g.events)
         prev = (g.current, g.phase)
+        deal_before = g.deal
         await self.store.append(self.id, g.version, seat, action.to_dict(), source)
         g.apply(action)
         self.actions_applied += 1
@@ -776,6 +890,7 @@ class Table:
         names = self.names
         text = next((t for e in g.events[before:] if (t := describe_event(e, names))), "")
         self._last = {"seat": action.player, "text": text or f"{names[action.player]} played"}
+        self.pacing.after_commit(self, deal_before, now)
         if g.is_over:
             self.status = "over"
             self.touched = now
@@ -793,8 +908,9 @@ class Table:
         )
 
     def _bot_controls(self, seat: int, now: float) -> bool:
+        """True when the server makes this seat's decision now: a bot, or a person's buy choice."""
         s = self.seats[seat]
-        return s.kind == "bot" or self._stand_in(s, now)
+        return s.kind == "bot" or self._stand_in(s, now) or self.pacing.auto(self, seat) is not None
 
     def _takeover_at(self, seat: int) -> float | None:
         """When a bot steps in for this person's decision: grace over, or the turn timer."""
@@ -809,7 +925,7 @@ class Table:
     def _plan(self, now: float) -> tuple[int, float] | None:
         """The next bot move: (seat, loop time to make it), or None to wait for a person."""
         g = self.game
-        if g is None or g.is_over:
+        if g is None or g.is_over or self.pacing.hold is not None:
             return None
         seat, _ = next_to_act(g)
         out_of_turn = seat != g.current
@@ -866,6 +982,17 @@ class Table:
             g = self.game
             if g is None or g.is_over:
                 return
+            wait = self.pacing.hold_wait(loop.time())
+            if wait is not None:  # the deal-end pause: nothing moves until it ends
+                if wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), None if wait == float("inf") else wait)
+                    continue
+                async with self.lock:
+                    if self.pacing.hold_wait(loop.time()) == 0:
+                        self.pacing.release(self, loop.time())
+                        self._broadcast()
+                continue
             plan = self._plan(loop.time())
             if plan is None:
                 await self.wake.wait()
@@ -896,7 +1023,10 @@ class Table:
         if g.version != version:
             return
         held = self._held
-        if held is not None and held[:2] == (version, seat):
+        auto = self.pacing.auto(self, seat)
+        if auto is not None:
+            action = auto[0]  # the person's buy choice (server/pacing.py) makes this buy or pass
+        elif held is not None and held[:2] == (version, seat):
             action = held[2]  # chosen before, held back until the buy window's time had passed
         else:
             self._held = None
@@ -918,7 +1048,10 @@ class Table:
                 self.wake.set()
                 return
             self._held = None
-            source = "bot" if self.seats[seat].kind == "bot" else "stand-in"
+            source = "auto" if auto is not None else "bot" if self.seats[seat].kind == "bot" else "stand-in"
+            if source == "stand-in" and not self.seats[seat].auto and seat not in self.chat.announced:
+                self.chat.announced.add(seat)
+                await self._system(f"A bot plays for {self.names[seat]} while they are away.")
             await self._commit(seat, action, source, listed=False)
 
     # ------------------------------------------------------------------ the whole socket

@@ -80,6 +80,9 @@ function CreateForm({ presets, name }) {
   const [changed, setChanged] = useState({});
   const [timer, setTimer] = useState("");
   const [hints, setHints] = useState("3"); // the table's `hints` option: "off", 3 per deal, "unlimited"
+  // issue 24: the buy window's length and the deal-end pause (server/pacing.py)
+  const [buySeconds, setBuySeconds] = useState("");
+  const [dealPause, setDealPause] = useState("");
   const [check, setCheck] = useState({ ok: true, detail: null, describe: [] });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
@@ -127,6 +130,8 @@ function CreateForm({ presets, name }) {
         players, preset, options: payloadOptions(), seats: seatList,
         timer: timer === "" ? null : Number(timer), name: name || "Player",
         hints: hints === "3" ? 3 : hints,
+        buy_seconds: buySeconds === "" ? null : Number(buySeconds),
+        deal_pause: dealPause === "" ? null : Number(dealPause),
       });
       tokens.set(res.table_id, res.token);
       go({ table: res.table_id });
@@ -159,6 +164,12 @@ function CreateForm({ presets, name }) {
             <option value="unlimited">unlimited</option>
             <option value="off">off</option>
           </select>
+        </label>
+        <label class="field">Buy window (seconds people get to buy, empty = the server's)
+          <input id="buy-seconds" type="number" min="0.5" max="120" step="0.5" value=${buySeconds} onInput=${(e) => setBuySeconds(e.target.value)} />
+        </label>
+        <label class="field">Deal-end pause (longest wait in seconds for everyone to read the scores, empty = until all continue, 0 = none)
+          <input id="deal-pause" type="number" min="0" max="3600" value=${dealPause} onInput=${(e) => setDealPause(e.target.value)} />
         </label>
       </div>
       <fieldset class="seats">
@@ -294,7 +305,7 @@ export function JoinPage({ tableId }) {
       <section class="panel">
         ${info ? html`
           <p>${info.players} players, ${info.preset} rules, ${info.status === "waiting" ? "waiting for players" : info.status}.</p>
-          <ul class="seat-list">${info.seats.map((s) => html`<li>Seat ${s.seat}: ${s.kind === "bot" ? `bot (${s.bot})` : s.claimed ? s.name : "free seat"}</li>`)}</ul>` : null}
+          <ul class="seat-list">${info.seats.map((s) => html`<li>Seat ${s.seat}: ${s.kind === "bot" ? s.name || `bot (${s.bot})` : s.claimed ? s.name : "free seat"}</li>`)}</ul>` : null}
         <form onSubmit=${join}>
           <${NameField} name=${name} setName=${setName} id="join-name" />
           <button class="primary" id="join" type="submit">Take a seat</button>

@@ -5,6 +5,8 @@ import { useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { api, go, tokens } from "./api.js";
 import { byRank, bySuit, Card, CardBack, pretty } from "./cards.js";
 import { Conn } from "./conn.js";
+import { ChatPanel, reduceChat } from "./chat.js";
+import { AutoBuyNote, BuyPrefs, buyPrefs, Clock, PauseNote, prefsMessage, reduceFamily } from "./family.js";
 import { eventText } from "./words.js";
 
 let keySeq = 0;
@@ -132,7 +134,7 @@ function reduceHints(s, m) {
   }
 }
 
-const reduceTable = (s, m) => reduceHints(reduce(s, m), m);
+const reduceTable = (s, m) => reduceChat(reduceFamily(reduceHints(reduce(s, m), m), m), m);
 
 /** The hand's cards an action plays (to highlight), one card of the hand for each. */
 export function markCards(order, cards) {
@@ -226,7 +228,7 @@ function ConnBanner({ status, conn }) {
   return html`<div class="conn-banner" role="alert" id="conn-banner">${text}</div>`;
 }
 
-function WaitingRoom({ tableId, token, s }) {
+function WaitingRoom({ tableId, token, s, prefs, setPrefs, send }) {
   const [err, setErr] = useState(null);
   const [copied, setCopied] = useState(false);
   const info = s.table;
@@ -256,12 +258,15 @@ function WaitingRoom({ tableId, token, s }) {
         ${info ? html`
           <p>${info.players} players, ${info.preset} rules${info.timer ? `, ${info.timer} s per decision` : ""}.</p>
           <ul class="seat-list" id="seat-list">${info.seats.map((x) => html`<li>Seat ${x.seat}: ${
-            x.kind === "bot" ? `bot (${x.bot})` : x.claimed ? `${x.name}${x.seat === s.seat ? " (you)" : ""}${x.connected ? "" : " (away)"}` : "free seat, waiting…"}</li>`)}</ul>` : null}
+            x.kind === "bot" ? x.name || `bot (${x.bot})` : x.claimed ? `${x.name}${x.seat === s.seat ? " (you)" : ""}${x.connected ? "" : " (away)"}` : "free seat, waiting…"}</li>`)}</ul>` : null}
+        <div class="waiting-prefs"><${BuyPrefs} prefs=${prefs} setPrefs=${setPrefs} /></div>
         ${s.seat === 0
           ? html`<button class="primary" id="start" onClick=${start}>Start the game</button><p class="hint">Free seats become bots.</p>`
           : html`<p>The table's creator starts the game.</p>`}
         ${err ? html`<p class="error" role="alert">${err}</p>` : null}
       </section>
+      <section class="panel side-family waiting-chat"><${ChatPanel} s=${s} tableId=${tableId} send=${send} canTalk=${true}
+        mySeat=${s.seat} nameOf=${(p) => baseName(s, p)} /></section>
     </main>`;
 }
 
@@ -318,7 +323,7 @@ function Seats({ s, scoresOpen }) {
         return html`
         <div class=${`seat-box ${p === v.current ? "current" : ""} ${p === s.seat ? "me" : ""} ${s.last && s.last.seat === p ? "acted" : ""}`}
              data-seat=${p} key=${s.last && s.last.seat === p ? `acted-${s.version}` : `seat-${p}`}>
-          <div class="seat-name">${p === v.current ? "▶ " : ""}${seatName(s, p)}${info && info.kind === "bot" ? html` <span class="tag">bot</span>` : null}${
+          <div class="seat-name">${p === v.current ? "▶ " : ""}${seatName(s, p)}${info && info.kind === "bot" && !/bot\)$/.test(info.name || "") ? html` <span class="tag">bot</span>` : null}${
             info && info.kind === "human" && !info.connected && p !== s.seat ? html` <span class="tag away">away</span>` : null}${
             info && info.kind === "human" && info.bot_playing ? html` <span class="tag away">a bot plays</span>` : null}</div>
           <div class="seat-facts">
@@ -373,7 +378,7 @@ function HandsReveal({ s, ev }) {
     </tbody></table>`;
 }
 
-function Overlay({ s, dispatch, tableId, token }) {
+function Overlay({ s, dispatch, tableId, token, conn }) {
   const o = s.overlay;
   const [err, setErr] = useState(null);
   if (!o) return null;
@@ -402,8 +407,12 @@ function Overlay({ s, dispatch, tableId, token }) {
                    <button onClick=${() => go({ replay: tableId })}>Replay this game</button>
                    <button id="review-game" onClick=${() => go({ review: tableId, seat: s.seat })}>Review my decisions</button>
                    <button onClick=${() => go({})}>Lobby</button>`
-            : html`<button class="primary" id="next-deal" onClick=${() => dispatch({ type: "dismiss" })}>Next deal</button>`}
+            : html`<button class="primary" id="next-deal" onClick=${() => {
+                dispatch({ type: "dismiss" });
+                if (conn && conn.current) conn.current.send({ type: "continue" });
+              }}>Next deal</button>`}
         </div>
+        ${over ? null : html`<${PauseNote} s=${s} name=${(p) => plainName(s, p)} />`}
         ${err ? html`<p class="error">${err}</p>` : null}
       </div>
     </div>`;
@@ -419,6 +428,11 @@ export function TablePage({ tableId }) {
   const [queue, setQueue] = useState([]); // staged melds still to send, in order
   const [showScores, setShowScores] = useState(false);
   const [drag, setDrag] = useState(null);
+  const [prefs, setPrefsRaw] = useState(buyPrefs.get()); // this person's buy choice (family.js)
+  const setPrefs = (p) => {
+    buyPrefs.set(p);
+    setPrefsRaw(p);
+  };
   const checkSeq = useRef(0);
   const sentVersion = useRef(null);
   const dealSeen = useRef(null);
@@ -433,6 +447,12 @@ export function TablePage({ tableId }) {
     if (v) setOrder((o) => (o.length && v.deal === dealSeen.current ? reconcile(o, v.hand) : reconcile([], v.hand.slice().sort(bySuit))));
     if (v) dealSeen.current = v.deal;
   }, [v && v.hand.join(" "), v && v.deal]);
+
+  // every connection starts with hello: tell the server this person's buy choice and that this
+  // page shows a deal-end screen (the table waits for its Next deal)
+  useEffect(() => {
+    if (s.hellos && conn.current) conn.current.send(prefsMessage(prefs));
+  }, [s.hellos, prefs]);
 
   // a rematch's token for this seat comes on the socket: keep it for the new table
   useEffect(() => {
@@ -505,7 +525,8 @@ export function TablePage({ tableId }) {
       <p><a href=${`/?join=${tableId}`}>Join it</a> or <a href="/">go to the lobby</a>.</p></section></main>`;
   }
   if (!v) {
-    return html`<${ConnBanner} status=${status} conn=${conn} /><${WaitingRoom} tableId=${tableId} token=${token} s=${s} />
+    return html`<${ConnBanner} status=${status} conn=${conn} /><${WaitingRoom} tableId=${tableId} token=${token} s=${s} prefs=${prefs} setPrefs=${setPrefs}
+      send=${(m) => conn.current && conn.current.send(m)} />
       ${s.error ? html`<p class="error">${s.error}</p>` : null}`;
   }
 
@@ -675,13 +696,15 @@ export function TablePage({ tableId }) {
       <header class="topbar">
         <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}${v.levels ? `, your level ${v.levels[s.seat]}` : ""}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
         <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over ? "" : doNowText(s, has)}</span></div>
-        ${s.table && s.table.timer ? html`<span class="timer">⏱ ${s.table.timer} s per decision</span>` : null}
+        ${s.table && s.table.timer ? html`<span class="timer" id="turn-timer">⏱ ${s.turnDeadline ? html`<${Clock} deadline=${s.turnDeadline} id="turn-clock" /> left of ` : ""}${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions">
+          <${BuyPrefs} prefs=${prefs} setPrefs=${setPrefs} />
           ${!v.is_over && mine ? html`<button id="autoplay" onClick=${() => conn.current.send({ type: "autoplay", on: !mine.bot_playing })}>${
             mine.bot_playing ? "Take my seat back" : "Let a bot play for me"}</button>` : null}<button onClick=${() => setShowScores(!showScores)}>${showScores ? "Hide scores" : "Scores"}</button> <a href="/" class="lobby-link">Lobby</a></nav>
         ${s.last ? html`<div class="last" key=${lastKey}>${s.last.text}</div>` : null}
       </header>
       ${s.error ? html`<div class="error-bar" role="alert" id="server-error">${s.error}</div>` : null}
+      ${s.pause && !s.overlay ? html`<div class="pause-bar"><${PauseNote} s=${s} name=${(p) => plainName(s, p)} /></div>` : null}
       ${showScores ? html`<section class="panel scores-panel"><${ScoreTable} s=${s} /></section>` : null}
       <${Seats} s=${s} />
       <div class="board">
@@ -709,11 +732,12 @@ export function TablePage({ tableId }) {
                 <span>Asked: ${v.buy_requests.length ? v.buy_requests.map((p) => seatName(s, p)).join(", ") : "nobody yet"}</span>
                 <span>Your buys left this deal: ${buysLeft}</span>
                 <span>Penalty: ${rules.buy_penalty ?? 1} extra card${(rules.buy_penalty ?? 1) === 1 ? "" : "s"}</span></div>` : null}
-              <div class="buy-actions">
+              <${AutoBuyNote} s=${s} top=${top} />
+              ${s.autoBuy && s.autoBuy.action !== "ask" ? null : html`<div class="buy-actions">
                 ${of("buy").map((l) => html`<button class=${`primary ${hintType === "buy" ? "hinted" : ""}`} id="buy" onClick=${() => act(l)}>Buy the ${pretty(top)}</button>`)}
                 ${of("call").map((l) => html`<button class=${`primary ${hintType === "call" ? "hinted" : ""}`} id="call" onClick=${() => act(l)}>Call the ${pretty(top)}</button>`)}
                 ${of("pass").map((l) => html`<button id="pass" class=${hintType === "pass" ? "hinted" : ""} onClick=${() => act(l)}>Pass</button>`)}
-              </div>
+              </div>`}
             </div>` : null}
         </section>
         <section class="melds" aria-label="Melds on the table" id="melds">
@@ -741,9 +765,11 @@ export function TablePage({ tableId }) {
           ${v.staged && v.staged.length ? html`<div class="owner-melds pending"><div class="owner">${myTurn ? "Your" : `${plainName(s, v.current)}'s`} lay-down so far</div>
             ${v.staged.map((m) => html`<div class="meld"><span class="meld-kind">${m.kind}</span>${m.cards.map((c) => html`<${Card} name=${c} small />`)}</div>`)}</div>` : null}
         </section>
-        <aside class="side">
+        <aside class="side side-family">
           <h2 class="side-title">What happened</h2>
           <${Log} s=${s} />
+          <${ChatPanel} s=${s} tableId=${tableId} send=${(m) => conn.current && conn.current.send(m)}
+            canTalk=${status.state === "open"} mySeat=${s.seat} nameOf=${(p) => seatName(s, p)} />
         </aside>
       </div>
       <section class="hand-area" aria-label="Your hand">
@@ -812,7 +838,7 @@ export function TablePage({ tableId }) {
           <div class="move-list">${legal.map((l) => html`<button class="move" data-type=${l.action.type} onClick=${() => act(l)}>${l.text}</button>`)}</div>
         </details>
       </section>
-      <${Overlay} s=${s} dispatch=${dispatch} tableId=${tableId} token=${token} />
+      <${Overlay} s=${s} dispatch=${dispatch} tableId=${tableId} token=${token} conn=${conn} />
       ${s.rematch ? html`<div class="rematch-bar">A rematch is ready. <button class="primary" onClick=${() => go({ table: s.rematch.table_id })}>Join the rematch</button></div>` : null}
     </div>`;
 }

@@ -1,0 +1,173 @@
+"""The family table in the browser (issue 24): two people and a bot at one table, played by
+clicks in Debian's chromium against the real server (the fixtures and helpers of test_web.py).
+
+- a whole deal in which one person's buy choice is "pass unless the card fits my contract": their
+  page never waits for them on a discard that does not fit (the server passes for them);
+- at the deal's end one person continues and the other lingers: nothing moves until they do.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from test_web import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    _errors,
+    _free_port,
+    _play_one_step,
+    _post,
+    _serve,
+    _stop,
+    _version,
+)
+
+
+@pytest.fixture(scope="module")
+def family(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    port = _free_port()
+    db = tmp_path_factory.mktemp("family") / "liverpool.db"
+    server, thread = _serve(db, port)
+    yield f"http://127.0.0.1:{port}", db
+    _stop(server, thread)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser: Browser, base_url: str, table: str, token: str) -> Page:
+    context = browser.new_context(viewport=DESKTOP)
+    context.add_init_script(f"localStorage.setItem({json.dumps('liverpool.token.' + table)}, {json.dumps(token)})")
+    page = context.new_page()
+    page.goto(f"{base_url}/?table={table}")
+    return page
+
+
+def _table_of_two_people(base_url: str, browser: Browser) -> tuple[str, Page, Page]:
+    made = _post(
+        base_url,
+        "/api/tables",
+        {
+            "players": 3,
+            "options": {"schedule": "2S/10,1S/7"},
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "medium"}],
+            "name": "Ana",
+            "hints": "off",
+        },
+    )
+    table = made["table_id"]
+    joined = _post(base_url, f"/api/tables/{table}/join", {"name": "Bo"})
+    ana = _page(browser, base_url, table, made["token"])
+    bo = _page(browser, base_url, table, joined["token"])
+    return table, ana, bo
+
+
+def test_a_paced_deal_of_two_people_fits_never_waits_and_the_deal_end_holds(
+    family: tuple[str, Path], browser: Browser
+) -> None:
+    base_url, db = family
+    table, ana, bo = _table_of_two_people(base_url, browser)
+    errors = _errors(ana) + _errors(bo)
+    # Ana chooses in the page (kept in her browser, sent on every connection) before the start
+    ana.click("#buy-prefs summary")
+    ana.select_option("#buy-mode", "fits")
+    assert "Pass unless the card fits" in ana.inner_text("#buy-prefs summary")
+    ana.click("#buy-prefs summary")
+    ana.click("#start")
+    for p in (ana, bo):
+        p.wait_for_selector("#hand .hand-card")
+    assert "Pass unless the card fits" in ana.inner_text("#buy-prefs summary")  # the table's page too
+    shots: dict[str, int] = {"laid": 0, "mid": 1, "buy": 1}
+    deadline = time.monotonic() + 300
+    while not (ana.locator("#deal-end").count() and bo.locator("#deal-end").count()):
+        assert time.monotonic() < deadline, "the deal did not end in 5 minutes"
+        moved = False
+        for p in (ana, bo):
+            if p.locator("#deal-end").count():
+                continue
+            if p is ana and ana.locator("#pass").count():
+                # Ana is asked only about a card that fits her contract: the others are passed for her
+                note = ana.locator("#auto-buy")
+                assert note.count() and "fits your contract" in note.inner_text(), ana.inner_text("#buy-window")
+            p.bring_to_front()
+            shots["laid"] = 0 if p is ana else 1  # Ana lays down when she can; Bo just plays on
+            moved = _play_one_step(p, shots) or moved
+        if not moved:
+            time.sleep(0.05)
+    with sqlite3.connect(db) as c:
+        sources = [r[0] for r in c.execute("SELECT source FROM actions WHERE table_id = ? AND seat = 0", (table,))]
+    assert sources.count("auto") >= 1, sources  # buy windows Ana's choice answered at once
+
+    # the deal is over: Ana continues, Bo lingers on the scores; nothing moves meanwhile
+    ana.click("#next-deal")
+    ana.wait_for_selector("#deal-end", state="detached")
+    held = (_version(ana), _version(bo))
+    ana.wait_for_selector("#pause-note:has-text('Waiting for Bo')")
+    assert "Deal 2 of 2" in ana.inner_text("#contract")
+    time.sleep(3.0)
+    assert (_version(ana), _version(bo)) == held, "the table moved behind Bo's deal-end screen"
+    assert not ana.locator("#stock.can, .hand-card.can-discard, #discard-pile.can").count()
+    assert bo.locator("#deal-end").count()
+    assert "waits for you" in bo.inner_text("#pause-note")
+    bo.click("#next-deal")
+    # play goes on: someone may act (or the bot has acted)
+    for p in (ana, bo):
+        p.wait_for_function(
+            """(v) => document.querySelector('.table-page').dataset.version !== v
+                     || !!document.querySelector('#stock.can, #discard-pile.can')""",
+            arg=held[0],
+            timeout=15_000,
+        )
+    assert not errors, errors
+
+
+def test_chat_both_ways_markup_shown_as_text_and_a_mute(family: tuple[str, Path], browser: Browser) -> None:
+    base_url, _db = family
+    _table, ana, bo = _table_of_two_people(base_url, browser)
+    errors = _errors(ana) + _errors(bo)
+    ana.click("#start")
+    for p in (ana, bo):
+        p.wait_for_selector("#hand .hand-card")
+    # the table's own lines: who joined
+    ana.wait_for_selector("#chat-lines li.chat-system:has-text('Bo joined the table.')")
+    markup = "<b>hi</b> & <img src=x onerror=alert(1)> Bo"
+    ana.fill("#chat-input", markup)
+    ana.press("#chat-input", "Enter")
+    line = bo.locator("#chat-lines li.chat-say").last
+    line.wait_for()
+    assert line.inner_text() == f"Ana: {markup}"
+    assert not bo.locator("#chat-lines b, #chat-lines img").count()  # text, never markup
+    bo.fill("#chat-input", "Hello Ana, good luck")
+    bo.click("#chat-send")
+    ana.wait_for_selector("#chat-lines li.chat-say:has-text('Hello Ana, good luck')")
+    assert ana.locator("#chat-lines li.chat-say").last.inner_text() == "Bo: Hello Ana, good luck"
+    ana.screenshot(path=str(ARTIFACTS / "chat.png"))
+    # Ana mutes Bo: his next line does not show on her page (it does on his)
+    ana.click("#chat .chat-mutes summary")
+    ana.check("#chat input[data-mute='seat:1']")
+    bo.fill("#chat-input", "you cannot hear me")
+    bo.click("#chat-send")
+    bo.wait_for_selector("#chat-lines li.chat-say:has-text('you cannot hear me')")
+    ana.fill("#chat-input", "still here")
+    ana.click("#chat-send")
+    ana.wait_for_selector("#chat-lines li.chat-say:has-text('still here')")
+    assert "you cannot hear me" not in ana.inner_text("#chat-lines")
+    # a reload brings the chat back from the server (kept in the store with the game)
+    bo.reload()
+    bo.wait_for_selector("#chat-lines li.chat-say:has-text('still here')")
+    assert bo.locator("#chat-lines li.chat-say").first.inner_text() == f"Ana: {markup}"
+    assert not errors, errors

@@ -13,6 +13,7 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -170,4 +171,62 @@ def test_chat_both_ways_markup_shown_as_text_and_a_mute(family: tuple[str, Path]
     bo.reload()
     bo.wait_for_selector("#chat-lines li.chat-say:has-text('still here')")
     assert bo.locator("#chat-lines li.chat-say").first.inner_text() == f"Ana: {markup}"
+    assert not errors, errors
+
+
+def test_the_spectators_page_never_holds_a_hidden_card(family: tuple[str, Path], browser: Browser) -> None:
+    base_url, _db = family
+    made = _post(
+        base_url,
+        "/api/tables",
+        {
+            "players": 3,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "medium"}, {"kind": "bot", "bot": "easy"}],
+            "name": "Ana",
+            "chat": "everyone",
+        },
+    )
+    table = made["table_id"]
+    ana = _page(browser, base_url, table, made["token"])
+    errors = _errors(ana)
+    watch_url = ana.locator("#watch-url").get_attribute("href")
+    assert watch_url == f"/?watch={table}" or watch_url == f"{base_url}/?watch={table}", watch_url
+    spectator = browser.new_context(viewport=DESKTOP).new_page()
+    errors += _errors(spectator)
+    frames: list[dict[str, Any]] = []
+    spectator.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda payload: frames.append(json.loads(payload))),
+    )
+    spectator.goto(f"{base_url}/?watch={table}")
+    spectator.wait_for_selector("text=The game has not started yet")
+    ana.click("#start")
+    ana.wait_for_selector("#hand .hand-card")
+    spectator.wait_for_selector("#watching")
+    shots = {"laid": 0, "mid": 1, "buy": 1}
+    for _ in range(12):  # Ana plays a few turns; the spectator follows them live
+        deadline = time.monotonic() + 30
+        while not _play_one_step(ana, shots):
+            assert time.monotonic() < deadline, "Ana had nothing to do for 30 s"
+            if ana.locator("#deal-end, #game-end").count():
+                break
+            time.sleep(0.05)
+    spectator.wait_for_function("(v) => document.querySelector('.table-page').dataset.version === v", arg=_version(ana))
+    assert "Ana" in spectator.inner_text(".seats-row") and "Bea (medium bot)" in spectator.inner_text(".seats-row")
+    assert spectator.inner_text("#log") == ana.inner_text("#log")  # the same public moves, in the same words
+    # no hand, no hint, no move on the page
+    assert not spectator.locator("#hand, .hand-card, #hint, #stock.can, #buy, #pass").count()
+    # and none in what the server sent it: every view's hand empty, every legal list empty
+    states = [f for f in frames if f.get("type") in ("hello", "state")]
+    assert len(states) > 5
+    for f in states:
+        assert f["legal"] == [] and f.get("hints_left") is None and f.get("seat") is None
+        if f.get("view"):
+            assert f["view"].get("hand", []) == [] and f["view"].get("player") is None
+    # a spectator may talk where the table allows it
+    spectator.fill("#chat-input", "go Ana!")
+    spectator.click("#chat-send")
+    ana.wait_for_selector("#chat-lines li.chat-say:has-text('go Ana!')")
+    spectator.wait_for_timeout(500)
+    spectator.screenshot(path=str(ARTIFACTS / "spectator.png"))
     assert not errors, errors

@@ -16,6 +16,7 @@ function route() {
     return { page: "review", id: q.get("review"), seat, samples: q.get("samples") };
   }
   if (q.get("table")) return { page: "table", id: q.get("table") };
+  if (q.get("watch")) return { page: "watch", id: q.get("watch") }; // a spectator (issue 24)
   if (q.get("join")) {
     const id = q.get("join");
     // an invite to a table this browser already sits at goes straight to it
@@ -36,6 +37,7 @@ function App() {
     };
   }, []);
   if (r.page === "table") return html`<${TablePage} key=${r.id} tableId=${r.id} />`;
+  if (r.page === "watch") return html`<${TablePage} key=${`watch/${r.id}`} tableId=${r.id} watch=${true} />`;
   if (r.page === "join") return html`<${JoinPage} key=${r.id} tableId=${r.id} />`;
   if (r.page === "replay") return html`<${ReplayPage} key=${r.id} tableId=${r.id} />`;
   if (r.page === "review") return html`<${ReviewPage} key=${`${r.id}/${r.seat}`} tableId=${r.id} seat=${r.seat} samples=${r.samples} />`;

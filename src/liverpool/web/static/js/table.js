@@ -2,11 +2,12 @@
 // comes from the `legal` list of the last `state`/`hello`; staged melds are checked by the server.
 import { html } from "htm/preact";
 import { useEffect, useReducer, useRef, useState } from "preact/hooks";
-import { api, go, tokens } from "./api.js";
+import { api, go, myName, tokens } from "./api.js";
 import { byRank, bySuit, Card, CardBack, pretty } from "./cards.js";
 import { Conn } from "./conn.js";
 import { ChatPanel, reduceChat } from "./chat.js";
 import { AutoBuyNote, BuyPrefs, buyPrefs, Clock, PauseNote, prefsMessage, reduceFamily } from "./family.js";
+import { watchLink, WatchConn } from "./watch.js";
 import { eventText } from "./words.js";
 
 let keySeq = 0;
@@ -196,12 +197,12 @@ function Countdown({ deadline }) {
   return html`<span class="countdown" aria-live="polite">${left} s</span>`;
 }
 
-function useConn(tableId, token, dispatch) {
+function useConn(tableId, token, dispatch, watch) {
   const [status, setStatus] = useState({ state: "connecting" });
   const conn = useRef(null);
   useEffect(() => {
-    if (!token) return undefined;
-    const c = new Conn(tableId, token, { onMessage: dispatch, onStatus: setStatus });
+    if (!token && !watch) return undefined;
+    const c = new (watch ? WatchConn : Conn)(tableId, token, { onMessage: dispatch, onStatus: setStatus });
     conn.current = c;
     c.connect();
     const ping = setInterval(() => c.send({ type: "ping" }), 20000);
@@ -255,6 +256,7 @@ function WaitingRoom({ tableId, token, s, prefs, setPrefs, send }) {
         <p>Share this invite link:</p>
         <div class="invite"><input id="invite-link" readonly value=${invite} onFocus=${(e) => e.target.select()} />
           <button onClick=${copy}>${copied ? "Copied" : "Copy"}</button></div>
+        ${info && info.spectators !== false ? html`<p class="hint">Watch link (the table live, without the hands): <a id="watch-url" href=${watchLink(tableId)}>${watchLink(tableId)}</a></p>` : null}
         ${info ? html`
           <p>${info.players} players, ${info.preset} rules${info.timer ? `, ${info.timer} s per decision` : ""}.</p>
           <ul class="seat-list" id="seat-list">${info.seats.map((x) => html`<li>Seat ${x.seat}: ${
@@ -409,7 +411,7 @@ function Overlay({ s, dispatch, tableId, token, conn }) {
                    <button onClick=${() => go({})}>Lobby</button>`
             : html`<button class="primary" id="next-deal" onClick=${() => {
                 dispatch({ type: "dismiss" });
-                if (conn && conn.current) conn.current.send({ type: "continue" });
+                if (conn && conn.current && s.seat !== null) conn.current.send({ type: "continue" });
               }}>Next deal</button>`}
         </div>
         ${over ? null : html`<${PauseNote} s=${s} name=${(p) => plainName(s, p)} />`}
@@ -418,10 +420,10 @@ function Overlay({ s, dispatch, tableId, token, conn }) {
     </div>`;
 }
 
-export function TablePage({ tableId }) {
-  const token = tokens.get(tableId);
+export function TablePage({ tableId, watch = false }) {
+  const token = watch ? null : tokens.get(tableId);
   const [s, dispatch] = useReducer(reduceTable, initial);
-  const [conn, status] = useConn(tableId, token, dispatch);
+  const [conn, status] = useConn(tableId, token, dispatch, watch);
   const [order, setOrder] = useState([]);
   const [sel, setSel] = useState(null); // key of the selected hand card
   const [stageRaw, setStage] = useState(null); // null or {melds: [{kind, keys}], active}
@@ -451,7 +453,7 @@ export function TablePage({ tableId }) {
   // every connection starts with hello: tell the server this person's buy choice and that this
   // page shows a deal-end screen (the table waits for its Next deal)
   useEffect(() => {
-    if (s.hellos && conn.current) conn.current.send(prefsMessage(prefs));
+    if (s.hellos && conn.current && !watch) conn.current.send(prefsMessage(prefs));
   }, [s.hellos, prefs]);
 
   // a rematch's token for this seat comes on the socket: keep it for the new table
@@ -520,7 +522,15 @@ export function TablePage({ tableId }) {
     return () => window.removeEventListener("keydown", key);
   }, []);
 
-  if (!token) {
+  if (watch && !v) {
+    return html`<${ConnBanner} status=${status} conn=${conn} /><main class="lobby"><header class="banner-title"><h1>Watching table ${tableId}</h1></header>
+      <section class="panel">${s.error ? html`<p class="error" role="alert">${s.error}</p>` : html`<p>The game has not started yet: it shows here as soon as it does.</p>`}
+        ${s.table ? html`<ul class="seat-list">${s.table.seats.map((x) => html`<li>Seat ${x.seat}: ${x.claimed ? x.name : "free seat"}</li>`)}</ul>` : null}
+        <p><a href="/">Go to the lobby</a></p></section>
+      <section class="panel side-family waiting-chat"><${ChatPanel} s=${s} tableId=${tableId} send=${(m) => conn.current && conn.current.send({ ...m, name: myName.get() || undefined })}
+        canTalk=${!!s.table && s.table.chat === "everyone"} mySeat=${null} nameOf=${(p) => baseName(s, p)} /></section></main>`;
+  }
+  if (!token && !watch) {
     return html`<main class="lobby"><section class="panel"><p>This browser holds no seat at table ${tableId}.</p>
       <p><a href=${`/?join=${tableId}`}>Join it</a> or <a href="/">go to the lobby</a>.</p></section></main>`;
   }
@@ -698,7 +708,8 @@ export function TablePage({ tableId }) {
         <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over ? "" : doNowText(s, has)}</span></div>
         ${s.table && s.table.timer ? html`<span class="timer" id="turn-timer">⏱ ${s.turnDeadline ? html`<${Clock} deadline=${s.turnDeadline} id="turn-clock" /> left of ` : ""}${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions">
-          <${BuyPrefs} prefs=${prefs} setPrefs=${setPrefs} />
+          ${watch ? html`<span class="tag watching-tag">watching</span>` : html`<${BuyPrefs} prefs=${prefs} setPrefs=${setPrefs} />`}
+          ${watch ? null : html`<button id="watch-link" title="a link that shows this table live to a spectator (no hands)" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(watchLink(tableId)).catch(() => {})}>Copy watch link</button>`}
           ${!v.is_over && mine ? html`<button id="autoplay" onClick=${() => conn.current.send({ type: "autoplay", on: !mine.bot_playing })}>${
             mine.bot_playing ? "Take my seat back" : "Let a bot play for me"}</button>` : null}<button onClick=${() => setShowScores(!showScores)}>${showScores ? "Hide scores" : "Scores"}</button> <a href="/" class="lobby-link">Lobby</a></nav>
         ${s.last ? html`<div class="last" key=${lastKey}>${s.last.text}</div>` : null}
@@ -730,7 +741,7 @@ export function TablePage({ tableId }) {
                 ${s.buyDeadline ? html` closes in <${Countdown} deadline=${s.buyDeadline} />` : v.buy_window ? html` (until ${seatName(s, v.current)} draws)` : null}</div>
               ${v.buy_window ? html`<div class="buy-facts">
                 <span>Asked: ${v.buy_requests.length ? v.buy_requests.map((p) => seatName(s, p)).join(", ") : "nobody yet"}</span>
-                <span>Your buys left this deal: ${buysLeft}</span>
+                ${watch ? null : html`<span>Your buys left this deal: ${buysLeft}</span>`}
                 <span>Penalty: ${rules.buy_penalty ?? 1} extra card${(rules.buy_penalty ?? 1) === 1 ? "" : "s"}</span></div>` : null}
               <${AutoBuyNote} s=${s} top=${top} />
               ${s.autoBuy && s.autoBuy.action !== "ask" ? null : html`<div class="buy-actions">
@@ -768,11 +779,11 @@ export function TablePage({ tableId }) {
         <aside class="side side-family">
           <h2 class="side-title">What happened</h2>
           <${Log} s=${s} />
-          <${ChatPanel} s=${s} tableId=${tableId} send=${(m) => conn.current && conn.current.send(m)}
-            canTalk=${status.state === "open"} mySeat=${s.seat} nameOf=${(p) => seatName(s, p)} />
+          <${ChatPanel} s=${s} tableId=${tableId} send=${(m) => conn.current && conn.current.send(watch ? { ...m, name: myName.get() || undefined } : m)}
+            canTalk=${status.state === "open" && (!watch || (s.table && s.table.chat === "everyone"))} mySeat=${s.seat} nameOf=${(p) => seatName(s, p)} />
         </aside>
       </div>
-      <section class="hand-area" aria-label="Your hand">
+      ${watch ? html`<section class="hand-area watching" id="watching"><p class="hint">You are watching this table: the players' hands are hidden until each deal ends.</p></section>` : html`<section class="hand-area" aria-label="Your hand">
         ${stage ? html`
         <section class="stage panel" id="stage" aria-label="Your lay-down">
           <div class="stage-head"><strong>Lay down:</strong> click a meld below, then the cards from your hand, one by one.</div>
@@ -837,7 +848,7 @@ export function TablePage({ tableId }) {
         <details class="all-moves"><summary>All moves you may make now (${legal.length})</summary>
           <div class="move-list">${legal.map((l) => html`<button class="move" data-type=${l.action.type} onClick=${() => act(l)}>${l.text}</button>`)}</div>
         </details>
-      </section>
+      </section>`}
       <${Overlay} s=${s} dispatch=${dispatch} tableId=${tableId} token=${token} conn=${conn} />
       ${s.rematch ? html`<div class="rematch-bar">A rematch is ready. <button class="primary" onClick=${() => go({ table: s.rematch.table_id })}>Join the rematch</button></div>` : null}
     </div>`;

@@ -33,6 +33,10 @@ def _seconds(limit: float, what: str) -> Callable[[str], float]:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    if getattr(args, "watch_table", None):  # issue 24: follow a server's table (tui/watch.py)
+        from ..tui.watch import run as watch_table
+
+        return watch_table(args.watch_table, ascii_only=args.ascii)
     try:
         from ..tui.app import LiverpoolApp
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
@@ -142,4 +146,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "as --name; with --token, take your seat back",
     )
     p.add_argument("--token", default=None, help="with --connect: your seat's token, to take the seat back")
+    p.add_argument(
+        "--watch-table",
+        metavar="URL",
+        default=None,
+        help="watch a table of `liverpool serve` live (its watch link http://host:port/?watch=TABLE_ID): "
+        "every public move in words, the chat and the scores; no hand is ever shown",
+    )
     p.set_defaults(func=_cmd_play)

@@ -24,6 +24,7 @@ from test_web import (
     DESKTOP,
     _errors,
     _free_port,
+    _my_turn,
     _play_one_step,
     _post,
     _serve,
@@ -229,4 +230,42 @@ def test_the_spectators_page_never_holds_a_hidden_card(family: tuple[str, Path],
     ana.wait_for_selector("#chat-lines li.chat-say:has-text('go Ana!')")
     spectator.wait_for_timeout(500)
     spectator.screenshot(path=str(ARTIFACTS / "spectator.png"))
+    assert not errors, errors
+
+
+def test_a_background_tab_says_it_is_your_turn_in_its_title(family: tuple[str, Path], browser: Browser) -> None:
+    base_url, _db = family
+    made = _post(
+        base_url,
+        "/api/tables",
+        {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], "name": "Ana", "hints": "off"},
+    )
+    table = made["table_id"]
+    ana = _page(browser, base_url, table, made["token"])
+    errors = _errors(ana)
+    ana.click("#start")
+    ana.wait_for_selector("#hand .hand-card")
+    assert ana.title() == "Liverpool Rummy"
+    # headless chromium keeps every tab visible (bring_to_front and a minimized window change
+    # nothing): the tab goes to the background as the browser does it, by its document's
+    # visibility and the visibilitychange event
+    background = """(hidden) => {
+        Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
+        const state = hidden ? "hidden" : "visible";
+        Object.defineProperty(document, "visibilityState", {configurable: true, get: () => state});
+        document.dispatchEvent(new Event("visibilitychange"));
+    }"""
+    ana.evaluate(background, True)
+    # her decision comes (it may be hers at once, or after the bot's move): the title says so
+    ana.wait_for_function("() => document.title === '● Your turn — Liverpool'", timeout=30_000)
+    assert ana.locator("link[rel='icon']").get_attribute("href") != "data:,"  # the favicon too
+    ana.evaluate(background, False)
+    ana.wait_for_function("() => document.title === 'Liverpool Rummy'", timeout=10_000)
+    assert ana.locator("link[rel='icon']").get_attribute("href") == "data:,"
+    # a tab in front never changes its title, also on its turn
+    assert _my_turn(ana) or ana.wait_for_function(
+        "() => { const t = document.querySelector('.table-page'); return t.dataset.seat === t.dataset.current; }",
+        timeout=30_000,
+    )
+    assert ana.title() == "Liverpool Rummy"
     assert not errors, errors

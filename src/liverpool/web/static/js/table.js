@@ -7,6 +7,7 @@ import { byRank, bySuit, Card, CardBack, pretty } from "./cards.js";
 import { Conn } from "./conn.js";
 import { ChatPanel, reduceChat } from "./chat.js";
 import { AutoBuyNote, BuyPrefs, buyPrefs, Clock, PauseNote, prefsMessage, reduceFamily } from "./family.js";
+import { notifyPrefs, NotifyPrefs, useTurnSignal } from "./notify.js";
 import { watchLink, WatchConn } from "./watch.js";
 import { eventText } from "./words.js";
 
@@ -431,6 +432,11 @@ export function TablePage({ tableId, watch = false }) {
   const [showScores, setShowScores] = useState(false);
   const [drag, setDrag] = useState(null);
   const [prefs, setPrefsRaw] = useState(buyPrefs.get()); // this person's buy choice (family.js)
+  const [signal, setSignalRaw] = useState(notifyPrefs.get()); // "your turn" in a background tab
+  const setSignal = (p) => {
+    notifyPrefs.set(p);
+    setSignalRaw(p);
+  };
   const setPrefs = (p) => {
     buyPrefs.set(p);
     setPrefsRaw(p);
@@ -522,6 +528,10 @@ export function TablePage({ tableId, watch = false }) {
     return () => window.removeEventListener("keydown", key);
   }, []);
 
+  // a decision of this person's while the tab is hidden: the title, the favicon (notify.js)
+  const myDecision = !watch && !!v && status.state === "open" && s.legal.length > 0 && !v.is_over && !(s.autoBuy && s.autoBuy.action !== "ask");
+  useTurnSignal(myDecision ? (v.current === s.seat ? "Your turn" : "Buy or pass?") : null, signal);
+
   if (watch && !v) {
     return html`<${ConnBanner} status=${status} conn=${conn} /><main class="lobby"><header class="banner-title"><h1>Watching table ${tableId}</h1></header>
       <section class="panel">${s.error ? html`<p class="error" role="alert">${s.error}</p>` : html`<p>The game has not started yet: it shows here as soon as it does.</p>`}
@@ -541,6 +551,7 @@ export function TablePage({ tableId, watch = false }) {
   }
 
   const legal = status.state === "open" ? s.legal : []; // nothing can be sent while the socket is down
+
   const has = (t) => legal.some((l) => l.action.type === t);
   const of = (t) => legal.filter((l) => l.action.type === t);
   const act = (l) => {
@@ -709,6 +720,7 @@ export function TablePage({ tableId, watch = false }) {
         ${s.table && s.table.timer ? html`<span class="timer" id="turn-timer">⏱ ${s.turnDeadline ? html`<${Clock} deadline=${s.turnDeadline} id="turn-clock" /> left of ` : ""}${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions">
           ${watch ? html`<span class="tag watching-tag">watching</span>` : html`<${BuyPrefs} prefs=${prefs} setPrefs=${setPrefs} />`}
+          ${watch ? null : html`<${NotifyPrefs} prefs=${signal} setPrefs=${setSignal} />`}
           ${watch ? null : html`<button id="watch-link" title="a link that shows this table live to a spectator (no hands)" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(watchLink(tableId)).catch(() => {})}>Copy watch link</button>`}
           ${!v.is_over && mine ? html`<button id="autoplay" onClick=${() => conn.current.send({ type: "autoplay", on: !mine.bot_playing })}>${
             mine.bot_playing ? "Take my seat back" : "Let a bot play for me"}</button>` : null}<button onClick=${() => setShowScores(!showScores)}>${showScores ? "Hide scores" : "Scores"}</button> <a href="/" class="lobby-link">Lobby</a></nav>

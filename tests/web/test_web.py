@@ -451,6 +451,7 @@ def test_server_restart_shows_the_banner_and_the_table_comes_back(tmp_path: Path
         _stop(server, thread)
         page.wait_for_selector("#conn-banner:has-text('Reconnecting')")
         assert not page.locator("#stock.can").count(), "a move is offered while the socket is down"
+        assert page.inner_text("#turn").strip() == "Reconnecting…"  # the top line says so (issue 24)
         _shot(page, "reconnect-banner.png")
         server, thread = _serve(db, port)  # a new server on the same store
         page.wait_for_selector("#conn-banner", state="detached", timeout=30_000)

@@ -269,3 +269,25 @@ def test_a_background_tab_says_it_is_your_turn_in_its_title(family: tuple[str, P
     )
     assert ana.title() == "Liverpool Rummy"
     assert not errors, errors
+
+
+def test_a_missing_table_or_invite_says_so_and_offers_the_lobby(family: tuple[str, Path], browser: Browser) -> None:
+    base_url, _db = family
+    page = browser.new_page(viewport=DESKTOP)
+    errors = _errors(page)
+    page.goto(f"{base_url}/?table=NoSuch1")
+    page.wait_for_selector("#no-seat:has-text('There is no table NoSuch1.')")
+    page.goto(f"{base_url}/?join=NoSuch2")
+    page.wait_for_selector("#no-table:has-text('There is no table NoSuch2.')")
+    assert not page.locator("#join, #join-name").count()  # no seat to take at a table that does not exist
+    page.click("#to-lobby")
+    page.wait_for_selector("#quickplay")
+    # a started table's invite says it has no free seat and offers to watch it
+    made = _post(base_url, "/api/tables", {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]})
+    _post(base_url, f"/api/tables/{made['table_id']}/start", {}, made["token"])
+    page.goto(f"{base_url}/?join={made['table_id']}")
+    page.wait_for_selector("text=The game has already started.")
+    assert not page.locator("#join").count()
+    page.click("#watch-instead")
+    page.wait_for_selector("#watching")
+    assert not errors, errors

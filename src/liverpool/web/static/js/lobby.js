@@ -281,9 +281,10 @@ export function JoinPage({ tableId }) {
   const [name, setName] = useState(myName.get());
   const [info, setInfo] = useState(null);
   const [error, setError] = useState(null);
+  const [missing, setMissing] = useState(false); // no such table: the invite is wrong or old
 
   useEffect(() => {
-    api("GET", `/api/tables/${encodeURIComponent(tableId)}`).then(setInfo, (e) => setError(e.message));
+    api("GET", `/api/tables/${encodeURIComponent(tableId)}`).then(setInfo, (e) => (e.status === 404 ? setMissing(true) : setError(e.message)));
   }, [tableId]);
 
   const join = async (e) => {
@@ -299,17 +300,26 @@ export function JoinPage({ tableId }) {
     }
   };
 
+  if (missing) {
+    return html`<main class="lobby"><header class="banner-title"><h1>Liverpool Rummy</h1></header>
+      <section class="panel" id="no-table"><p><strong>There is no table ${tableId}.</strong> The invite link may be mistyped, or the table is gone.</p>
+        <p><a class="primary-link" href="/" id="to-lobby">Go to the lobby</a> to start a table or play against bots.</p></section></main>`;
+  }
+  const open = !info || (info.status === "waiting" && info.seats.some((s) => s.kind === "human" && !s.claimed));
   return html`
     <main class="lobby">
-      <header class="banner-title"><h1>Liverpool Rummy</h1><p>You are invited to a table.</p></header>
+      <header class="banner-title"><h1>Liverpool Rummy</h1><p>${!info ? "Looking for the table…" : open ? "You are invited to a table." : "This table has no free seat."}</p></header>
       <section class="panel">
         ${info ? html`
           <p>${info.players} players, ${info.preset} rules, ${info.status === "waiting" ? "waiting for players" : info.status}.</p>
           <ul class="seat-list">${info.seats.map((s) => html`<li>Seat ${s.seat}: ${s.kind === "bot" ? s.name || `bot (${s.bot})` : s.claimed ? s.name : "free seat"}</li>`)}</ul>` : null}
-        <form onSubmit=${join}>
+        ${info && !open ? html`<p>${info.status === "waiting" ? "Every seat is taken." : info.status === "over" ? "The game is over." : "The game has already started."}
+          ${info.spectators !== false && info.status !== "over" ? html` You can <a id="watch-instead" href=${`/?watch=${encodeURIComponent(tableId)}`}>watch it</a>.` : null}
+          ${info.status === "over" ? html` <a href=${`/?replay=${encodeURIComponent(tableId)}`}>See its replay</a>.` : null}</p>` : null}
+        ${open ? html`<form onSubmit=${join}>
           <${NameField} name=${name} setName=${setName} id="join-name" />
-          <button class="primary" id="join" type="submit">Take a seat</button>
-        </form>
+          <button class="primary" id="join" type="submit" disabled=${!info}>Take a seat</button>
+        </form>` : null}
         ${error ? html`<p class="error" role="alert">${error}</p>` : null}
         <p><a href="/">Back to the lobby</a></p>
       </section>

@@ -421,6 +421,24 @@ function Overlay({ s, dispatch, tableId, token, conn }) {
     </div>`;
 }
 
+/** A table this browser holds no seat at: say whether it exists, and what can be done. */
+function NoSeat({ tableId }) {
+  const [info, setInfo] = useState(undefined); // undefined: asking; null: no such table
+  useEffect(() => {
+    api("GET", `/api/tables/${encodeURIComponent(tableId)}`).then(setInfo, (e) => setInfo(e.status === 404 ? null : { error: e.message }));
+  }, [tableId]);
+  const id = encodeURIComponent(tableId);
+  let body;
+  if (info === undefined) body = html`<p>Looking for table ${tableId}…</p>`;
+  else if (info === null) body = html`<p><strong>There is no table ${tableId}.</strong> The link may be mistyped, or the table is gone.</p>`;
+  else if (info.error) body = html`<p class="error">${info.error}</p>`;
+  else if (info.status === "waiting") body = html`<p>This browser holds no seat at table ${tableId}. <a href=${`/?join=${id}`}>Take a free seat</a>.</p>`;
+  else body = html`<p>This browser holds no seat at table ${tableId} (the game ${info.status === "over" ? "is over" : "has started"}).
+    ${info.status === "over" ? html`<a href=${`/?replay=${id}`}>See its replay</a>.` : info.spectators !== false ? html`<a href=${`/?watch=${id}`}>Watch it</a>.` : null}</p>`;
+  return html`<main class="lobby"><section class="panel" id="no-seat">${body}
+    <p><a class="primary-link" href="/" id="to-lobby">Go to the lobby</a></p></section></main>`;
+}
+
 export function TablePage({ tableId, watch = false }) {
   const token = watch ? null : tokens.get(tableId);
   const [s, dispatch] = useReducer(reduceTable, initial);
@@ -540,10 +558,7 @@ export function TablePage({ tableId, watch = false }) {
       <section class="panel side-family waiting-chat"><${ChatPanel} s=${s} tableId=${tableId} send=${(m) => conn.current && conn.current.send({ ...m, name: myName.get() || undefined })}
         canTalk=${!!s.table && s.table.chat === "everyone"} mySeat=${null} nameOf=${(p) => baseName(s, p)} /></section></main>`;
   }
-  if (!token && !watch) {
-    return html`<main class="lobby"><section class="panel"><p>This browser holds no seat at table ${tableId}.</p>
-      <p><a href=${`/?join=${tableId}`}>Join it</a> or <a href="/">go to the lobby</a>.</p></section></main>`;
-  }
+  if (!token && !watch) return html`<${NoSeat} tableId=${tableId} />`;
   if (!v) {
     return html`<${ConnBanner} status=${status} conn=${conn} /><${WaitingRoom} tableId=${tableId} token=${token} s=${s} prefs=${prefs} setPrefs=${setPrefs}
       send=${(m) => conn.current && conn.current.send(m)} />
@@ -678,8 +693,11 @@ export function TablePage({ tableId, watch = false }) {
     setQueue(melds);
   };
 
+  const down = status.state !== "open"; // the socket is down: nothing can be done until it is back
   const turnText = v.is_over
     ? "The game is over."
+    : down
+      ? "Reconnecting…"
     : myTurn
       ? `Your turn${v.phase === "draw" ? " to draw" : ""}.`
       : `${seatName(s, v.current)}'s turn${v.phase === "draw" ? " to draw" : ""}.`;
@@ -716,7 +734,7 @@ export function TablePage({ tableId, watch = false }) {
       <${ConnBanner} status=${status} conn=${conn} />
       <header class="topbar">
         <div class="contract" id="contract"><strong>Deal ${v.deal} of ${v.deals}${v.levels ? `, your level ${v.levels[s.seat]}` : ""}:</strong> ${v.contract.text}, ${v.contract.cards} cards${v.contract.whole_hand ? ", using the whole hand" : ""}</div>
-        <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over ? "" : doNowText(s, has)}</span></div>
+        <div class="turn" id="turn"><strong>${turnText}</strong> <span id="do-now">${v.is_over || down ? "" : doNowText(s, has)}</span></div>
         ${s.table && s.table.timer ? html`<span class="timer" id="turn-timer">⏱ ${s.turnDeadline ? html`<${Clock} deadline=${s.turnDeadline} id="turn-clock" /> left of ` : ""}${s.table.timer} s per decision</span>` : null}
         <nav class="top-actions">
           ${watch ? html`<span class="tag watching-tag">watching</span>` : html`<${BuyPrefs} prefs=${prefs} setPrefs=${setPrefs} />`}

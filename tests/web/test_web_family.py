@@ -291,3 +291,68 @@ def test_a_missing_table_or_invite_says_so_and_offers_the_lobby(family: tuple[st
     page.click("#watch-instead")
     page.wait_for_selector("#watching")
     assert not errors, errors
+
+
+def test_the_replay_has_a_move_list_by_deal_and_turn_and_steps_by_turn(
+    family: tuple[str, Path], browser: Browser
+) -> None:
+    base_url, _db = family
+    made = _post(
+        base_url,
+        "/api/tables",
+        {
+            "players": 3,
+            "options": {"schedule": "1S/7,1S/7"},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "medium"}],
+            "name": "Ana",
+            "hints": "off",
+        },
+    )
+    table = made["table_id"]
+    page = _page(browser, base_url, table, made["token"])
+    errors = _errors(page)
+    page.click("#start")
+    page.wait_for_selector("#autoplay")
+    page.click("#autoplay")  # a bot plays Ana's seat: the two deals go by
+    page.wait_for_selector("#game-end", timeout=120_000)
+    page.goto(f"{base_url}/?replay={table}")
+    page.wait_for_selector("#replay-moves .move")
+    assert page.inner_text("#replay-place") == "as dealt"
+    assert page.locator("#replay-deal option").all_inner_texts() == ["1", "2"]
+    # the move list of deal 1: turns with the player's name, each with its moves in words
+    heads = page.locator("#replay-moves .turn-head").all_inner_texts()
+    assert heads[0].startswith("Turn 1 · ") and heads[1].startswith("Turn 2 · ")
+    assert any("Bea (easy bot)" in h for h in heads) and any("Cal (medium bot)" in h for h in heads)
+    # by move, by turn, by keys
+    page.click("#replay-forward")
+    assert page.inner_text("#replay-place") == "deal 1, turn 1"
+    page.click("#replay-next-turn")
+    assert page.inner_text("#replay-place") == "deal 1, turn 2"
+    step = int(page.get_attribute(".replay", "data-step") or "0")
+    page.keyboard.press("ArrowDown")
+    assert page.inner_text("#replay-place") == "deal 1, turn 3"
+    page.keyboard.press("ArrowUp")
+    assert page.inner_text("#replay-place") == "deal 1, turn 2"
+    assert int(page.get_attribute(".replay", "data-step") or "0") == step
+    page.keyboard.press("ArrowRight")
+    assert int(page.get_attribute(".replay", "data-step") or "0") == step + 1
+    # a move of the list jumps to it, and the current move is marked
+    target = page.locator("#replay-moves .move-jump").nth(5)
+    wanted = int(target.get_attribute("data-step") or "0")
+    target.click()
+    assert int(page.get_attribute(".replay", "data-step") or "0") == wanted
+    assert page.locator("#replay-moves .move.current .move-jump").get_attribute("data-step") == str(wanted)
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(ARTIFACTS / "replay-moves.png"))
+    # the jump to deal 2, and Page Up back to deal 1
+    page.select_option("#replay-deal", "2")
+    assert page.inner_text("#replay-place").startswith("deal 2, turn ")
+    assert "deal 2 of 2" in page.inner_text(".contract") or "Moves of deal 2" in page.inner_text(".move-list-side")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("PageUp")  # back to the start of deal 2, then to the start of deal 1
+    assert page.inner_text("#replay-place") == "deal 2, turn 1"
+    page.keyboard.press("PageUp")
+    assert page.inner_text("#replay-place") == "as dealt"
+    page.keyboard.press("End")
+    assert page.inner_text("#replay-step").startswith("Step ") and page.inner_text("#replay-place").startswith("deal 2")
+    assert not errors, errors

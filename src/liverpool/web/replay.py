@@ -41,6 +41,7 @@ def _frame(
         "contract": v["contract"],
         "current": v["current"],
         "phase": v["phase"],
+        "turn": v["turn"],
         "hands": [w["hand"] for w in views],
         "hand_sizes": v["hand_sizes"],
         "down": v["down"],

@@ -212,6 +212,9 @@ def test_the_spectators_page_never_holds_a_hidden_card(family: tuple[str, Path],
             if ana.locator("#deal-end, #game-end").count():
                 break
             time.sleep(0.05)
+    # Ana's draw: the table waits for her, so both pages settle on the same version
+    ana.wait_for_selector("#stock.can", timeout=60_000)
+    ana.wait_for_timeout(300)
     spectator.wait_for_function("(v) => document.querySelector('.table-page').dataset.version === v", arg=_version(ana))
     assert "Ana" in spectator.inner_text(".seats-row") and "Bea (medium bot)" in spectator.inner_text(".seats-row")
     assert spectator.inner_text("#log") == ana.inner_text("#log")  # the same public moves, in the same words

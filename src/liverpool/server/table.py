@@ -277,6 +277,7 @@ class Table:
         self.seen: set[int] = set()  # seats that connected since this table came into memory
         self.spectators = True  # issue 24: the watch link shows this table (server/spectate.py)
         self.watchers: set[Connection] = set()  # the spectators' sockets
+        self._stopping = False
 
     # ------------------------------------------------------------------ lobby side
     @property
@@ -407,6 +408,7 @@ class Table:
 
     async def stop(self) -> None:
         """Stop the pump and close every socket (the server is stopping)."""
+        self._stopping = True
         if self._pump is not None:
             self._pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -569,7 +571,10 @@ class Table:
         spectate.notify(self, text)
 
     async def _system(self, text: str) -> None:
-        """A line of the table's own in the chat (joins, leaves, bot take-overs)."""
+        """A line of the table's own in the chat (joins, leaves, bot take-overs); none while the
+        table stops (the sockets it closes leave, and the store may be closing)."""
+        if self._stopping:
+            return
         self._send_all(await self.chat.add("system", None, "", text))
 
     async def _say(self, conn: Connection, msg: ChatMessage) -> None:

@@ -99,7 +99,7 @@ export function NotifyPrefs({ prefs, setPrefs }) {
     setPrefs({ ...prefs, desktop: on });
   };
   return html`<details class="buy-prefs notify-prefs" id="notify-prefs">
-    <summary title="how this page tells you it is your turn while you are in another tab">🔔</summary>
+    <summary title="how this page tells you it is your turn while you are in another tab">Alerts</summary>
     <div class="buy-prefs-body">
       <p class="hint">In another tab, the title and the icon of this page say when it is your turn.</p>
       <label class="field"><input type="checkbox" id="notify-sound" checked=${prefs.sound}

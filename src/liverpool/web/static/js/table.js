@@ -154,6 +154,11 @@ function fly(fromEl, toEl, card) {
   if (!fromEl || !toEl || !fromEl.getBoundingClientRect || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const a = fromEl.getBoundingClientRect();
   const b = toEl.getBoundingClientRect();
+  // a seat scrolled out of view (the phone's row of seats) would fly in from over the header
+  const seen = (r) => r.width > 0 && r.right > 0 && r.bottom > 0 && r.left < window.innerWidth && r.top < window.innerHeight;
+  const head = document.querySelector(".topbar");
+  const top = head ? head.getBoundingClientRect().bottom : 0;
+  if (!seen(a) || !seen(b) || a.top + a.height / 2 < top || b.top + b.height / 2 < top) return;
   const el = document.createElement("div");
   el.className = "flyer";
   el.setAttribute("aria-hidden", "true");

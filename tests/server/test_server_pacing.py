@@ -143,3 +143,22 @@ def test_a_wish_list_names_cards_or_ranks() -> None:
     choice = BuyChoice("ask", frozenset({"7H", "Q", "JK"}))
     assert choice.wants("7H") and choice.wants("QS") and choice.wants("JK")
     assert not choice.wants("7S") and not choice.wants("10H")
+
+
+def test_the_turn_timer_is_sent_as_a_deadline_of_the_persons_decision(tmp_path: Path) -> None:
+    with running(server_settings(tmp_path)) as (client, stack):
+        created = client.post(
+            "/api/tables", json={"players": 3, "name": "Ana", "seats": SEATS, "timer": 30, "hints": "off"}
+        )
+        body = created.json()
+        sock = connect(client, body["table_id"], body["token"], 0, stack)
+        sock.expect("hello")
+        client.post(f"/api/tables/{body['table_id']}/start", headers={"X-Seat-Token": body["token"]})
+        # the first state where Ana decides carries when the timer plays for her
+        msg = sock.until(lambda m: m["type"] == "state" and bool(m["legal"]), timeout=30)
+        deadline = msg["turn_deadline"]
+        assert deadline is not None and 25_000 <= deadline - time.time() * 1000 <= 30_500
+        # a bot's decision has none
+        sock.act(action_from_dict(msg["legal"][0]["action"]))
+        after = sock.until(lambda m: m["type"] == "state" and not m["legal"], timeout=30)
+        assert after["turn_deadline"] is None or after["view"]["current"] == 0

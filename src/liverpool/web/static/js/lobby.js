@@ -83,6 +83,8 @@ function CreateForm({ presets, name }) {
   // issue 24: the buy window's length and the deal-end pause (server/pacing.py)
   const [buySeconds, setBuySeconds] = useState("");
   const [dealPause, setDealPause] = useState("");
+  const [chat, setChat] = useState("players"); // who may chat (server/chat.py)
+  const [spectators, setSpectators] = useState(true); // the watch link shows the table
   const [check, setCheck] = useState({ ok: true, detail: null, describe: [] });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
@@ -132,6 +134,7 @@ function CreateForm({ presets, name }) {
         hints: hints === "3" ? 3 : hints,
         buy_seconds: buySeconds === "" ? null : Number(buySeconds),
         deal_pause: dealPause === "" ? null : Number(dealPause),
+        chat, spectators,
       });
       tokens.set(res.table_id, res.token);
       go({ table: res.table_id });
@@ -171,6 +174,14 @@ function CreateForm({ presets, name }) {
         <label class="field">Deal-end pause (longest wait in seconds for everyone to read the scores, empty = until all continue, 0 = none)
           <input id="deal-pause" type="number" min="0" max="3600" value=${dealPause} onInput=${(e) => setDealPause(e.target.value)} />
         </label>
+        <label class="field">Chat
+          <select id="chat-option" value=${chat} onChange=${(e) => setChat(e.target.value)}>
+            <option value="players">the players</option>
+            <option value="everyone">the players and spectators</option>
+            <option value="off">off</option>
+          </select>
+        </label>
+        <label class="field"><input type="checkbox" id="spectators" checked=${spectators} onChange=${(e) => setSpectators(e.target.checked)} /> Anyone with the watch link may watch (no hands shown)</label>
       </div>
       <fieldset class="seats">
         <legend>Seats</legend>

@@ -452,7 +452,7 @@ def test_the_store_is_sqlite_in_wal_mode_with_the_migrations_applied(tmp_path: P
         time.sleep(0)
     db = sqlite3.connect(tmp_path / "liverpool.db")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0003"
+    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0004_i26_players"
     assert db.execute("SELECT count(*) FROM tables").fetchone()[0] == 1
     assert db.execute("SELECT count(*) FROM actions").fetchone()[0] > 0
     hashes = [row[0] for row in db.execute("SELECT token_hash FROM seats WHERE token_hash IS NOT NULL")]

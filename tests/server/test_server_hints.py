@@ -290,5 +290,5 @@ def test_a_store_of_before_the_hints_migrates_and_its_tables_get_the_default(tmp
         info = client.get(f"/api/tables/{made['table_id']}").json()
         assert info["status"] == "waiting" and info["hints"] == 3
     db = sqlite3.connect(tmp_path / "liverpool.db")
-    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0003"
+    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0004_i26_players"
     assert db.execute("SELECT count(*) FROM reviews").fetchone()[0] == 0

@@ -123,5 +123,5 @@ def test_migration_0003_goes_down_and_up_again(tmp_path: Path) -> None:
     with running(settings) as (client, _):
         assert client.get(f"/api/tables/{made['table_id']}").json()["status"] == "waiting"
     db = sqlite3.connect(tmp_path / "liverpool.db")
-    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0003"
+    assert db.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0004_i26_players"
     assert db.execute("SELECT count(*) FROM rematches").fetchone()[0] == 0

@@ -23,6 +23,7 @@ from ..rules import PRESETS, RuleSet
 from .advice import Workers, review_answer
 from .config import Settings
 from .protocol import CreateTable, SeatSpec
+from .ratings import is_rated, mark_unrated
 from .store import Store
 from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_to_store, new_token
 
@@ -190,6 +191,8 @@ class Lobby:
         while table_id in self.tables:
             table_id = _new_table_id()
         created = time.time()
+        if not spec.rated:  # before the table's rows: a crash between leaves a harmless marker
+            await mark_unrated(self.store, table_id)
         await self.store.create_table(
             {
                 "id": table_id,
@@ -253,6 +256,7 @@ class Lobby:
                     name=table.seats[0].name or "Player",
                     bot_delay=table.bot_delay,
                     hints=table.hints,
+                    rated=await is_rated(self.store, table.id),
                 )
                 new, first = await self.create(spec, rematch_of=table.id)
                 tokens = {0: first}

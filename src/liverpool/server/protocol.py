@@ -94,6 +94,7 @@ class CreateTable(_Strict):
     name: Name = "Player"
     bot_delay: float | None = Field(default=None, ge=0, le=10, description="seconds a bot waits before acting")
     hints: HintOption = Field(default=3, description='hints per seat and deal: "off", 3 or "unlimited"')
+    rated: bool = Field(default=True, description="false: the game changes nobody's rating (docs/players.md)")
 
 
 class QuickPlay(_Strict):
@@ -101,6 +102,7 @@ class QuickPlay(_Strict):
     bot: str = "medium"
     bot_delay: float | None = Field(default=None, ge=0, le=10)
     hints: HintOption = 3
+    rated: bool = True
 
 
 class JoinTable(_Strict):

@@ -85,8 +85,8 @@ def test_login_keeps_the_session_for_its_owner_and_play_connect_uses_it(
         assert caught.value.code == 403
         session = RemoteSession.connect(f"{base}/?join={made['table_id']}")
         assert session.human == 1
-        info = _json(f"{base}/api/tables/{made['table_id']}")
-        assert [s["name"] for s in info["seats"]][:2] == ["Cy", "Ana"]  # type: ignore[index]
+        seats: list[dict[str, object]] = _json(f"{base}/api/tables/{made['table_id']}")["seats"]  # type: ignore[assignment]
+        assert [s["name"] for s in seats][:2] == ["Cy", "Ana"]
         # log out: the server ends the session, the file forgets it
         assert main(["login", base, "--logout"]) == 0
         assert saved_session(base) is None

@@ -341,3 +341,10 @@ def test_the_migration_goes_down_and_up(tmp_path: Path) -> None:
         assert c.get("/api/players/Ana/stats").status_code == 404
         reserve(c)
         assert c.get("/api/players/Ana/stats").json()["games"] == 0
+
+
+def test_a_longest_password_with_more_after_it_is_wrong(client: TestClient) -> None:
+    longest = "p" * accounts_module.MAX_PASSWORD
+    reserve(client, "Ana", longest)
+    assert login(second(client), "Ana", longest + "extra").status_code == 401
+    assert login(second(client), "Ana", longest).status_code == 200

@@ -425,8 +425,9 @@ def router() -> APIRouter:
             return (await c.execute(sa.select(accounts).where(accounts.c.name_key == key))).mappings().first()
 
         row = await _run(store, job)
+        fits = len(password) <= MAX_PASSWORD  # a longer one is wrong, after the same work
         ok = await _verify(row["password_hash"] if row is not None else _dummy_hash(), password[:MAX_PASSWORD])
-        if row is None or not ok:
+        if row is None or not ok or not fits:
             await _count_failure(store, keys)
             log.info("failed login from %s", _address(request))
             raise LobbyError(401, "wrong name or password")
@@ -467,7 +468,7 @@ def router() -> APIRouter:
             q = sa.select(accounts.c.password_hash).where(accounts.c.id == account.id)
             return str((await c.execute(q)).scalar_one())
 
-        if not await _verify(await _run(store, current), old[:MAX_PASSWORD]):
+        if not await _verify(await _run(store, current), old[:MAX_PASSWORD]) or len(old) > MAX_PASSWORD:
             raise LobbyError(403, "the current password is wrong")
         digest = await _hash(new)
 

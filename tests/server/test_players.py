@@ -106,6 +106,9 @@ def test_bad_bodies_never_repeat_the_password(client: TestClient) -> None:
         {"name": "", "password": PASSWORD},
         {"name": "Ana", "pasword": PASSWORD},
         {"name": "Hard bot", "password": PASSWORD},
+        {"name": "Player", "password": PASSWORD},
+        {"name": "you", "password": PASSWORD},
+        {"name": "Seat 3", "password": PASSWORD},
         {"name": "Ana", "password": 12345678},
     ):
         answer = client.post("/api/accounts", json=body)

@@ -30,6 +30,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
 import unicodedata
@@ -78,6 +79,9 @@ FAILURE_WINDOW = 15 * 60.0
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 MAX_NAME = 40
+KEPT_NAMES = frozenset({"player", "you", "guest"})
+"""Names nobody may reserve: the defaults a guest gets without typing one (the lobby's "Player",
+the terminal's "You"; a seat with no name shows as "seat N")."""
 
 accounts = sa.Table(
     "accounts",
@@ -290,6 +294,8 @@ def _name(data: dict[str, Any]) -> str:
         raise LobbyError(422, f"name: 1 to {MAX_NAME} characters")
     if name_key(name).endswith(" bot"):
         raise LobbyError(422, "name: a name ending in ' bot' is kept for the bots")
+    if name_key(name) in KEPT_NAMES or re.fullmatch(r"seat \d+", name_key(name)):
+        raise LobbyError(422, f"name: {name!r} is what guests are called when they type nothing; choose another")
     return name
 
 

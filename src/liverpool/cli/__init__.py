@@ -1,7 +1,7 @@
 """The ``liverpool`` command: one module per subcommand, each with a ``register(sub)``.
 
 ``rules`` (:mod:`.rules`), ``play`` (:mod:`.play`), ``simulate`` (:mod:`.simulate`), ``review``
-(:mod:`.review`), ``serve`` (:mod:`.serve`). A new
+(:mod:`.review`), ``serve`` (:mod:`.serve`), ``login`` (:mod:`.login`). A new
 subcommand is a module of this package with a ``register`` function, named in ``_COMMANDS``.
 """
 
@@ -14,12 +14,12 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..bots import names as bot_names
-from . import play, review, rules, serve, simulate
+from . import login, play, review, rules, serve, simulate
 from .common import rules_from_args
 
 __all__ = ["main", "rules_from_args"]
 
-_COMMANDS = (rules, play, simulate, review, serve)
+_COMMANDS = (rules, play, simulate, review, serve, login)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

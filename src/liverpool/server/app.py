@@ -24,8 +24,12 @@ from ..bots import names as bot_names
 from ..rules import PRESETS
 from ..web.replay import replay_frames
 from . import spectate
+from .accounts import CsrfMiddleware, check_seat_name
+from .accounts import router as accounts_router
 from .config import Settings, default_static_dir
 from .lobby import Lobby, option_fields, rules_for
+from .players import refuse_private
+from .players import router as players_router
 from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, CreateTable, JoinTable, QuickPlay, RulesCheck, SeatSpec
 from .store import Store
 from .table import LobbyError
@@ -185,6 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", tags=["tables"])
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """A new table; the answer holds the creator's seat token (keep it secret) and the invite link."""
+        await check_seat_name(request, body.name)
         table, token = await lobby().create(body)
         return seat_answer(request, table.id, 0, token)
 
@@ -200,7 +205,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             name=body.name,
             bot_delay=body.bot_delay,
             hints=body.hints,
+            rated=body.rated,
         )
+        await check_seat_name(request, body.name)
         table, token = await lobby().create(spec)
         await table.start(token)
         return seat_answer(request, table.id, 0, token)
@@ -213,6 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take the first free person's seat: its token (409 when the table is full or started)."""
+        await check_seat_name(request, body.name)
         seat, token = await (await lobby().get(table_id)).join(body.name)
         return seat_answer(request, table_id, seat, token)
 
@@ -251,10 +259,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await lobby().review(table_id, seat, samples)
 
     @app.get("/api/players/{name}/history", tags=["records"])
-    async def history(name: str, limit: int = 50) -> dict[str, Any]:
-        """The finished games a display name played, newest first, with the results."""
+    async def history(name: str, request: Request, limit: int = 50) -> dict[str, Any]:
+        """The finished games a display name played, newest first, with the results (404 for
+        the reserved name of a private player, to anyone else)."""
+        await refuse_private(request, name)
         games = await lobby().store.history(name, max(1, min(limit, 500)))
         return {"name": name, "games": games}
+
+    app.include_router(accounts_router())  # reserved names, sessions (issue 26)
+    app.include_router(players_router())  # players' pages, leaderboard
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{table_id}")
@@ -318,6 +331,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def fallback() -> HTMLResponse:
             return HTMLResponse(_FALLBACK_PAGE)
 
+    app.add_middleware(CsrfMiddleware)
     app.add_middleware(_GuardMiddleware, settings=settings, state=state)
     return app
 

@@ -25,6 +25,7 @@ from .config import Settings
 from .names import bot_seat_name, seat_name
 from .pacing import load_table_options, save_table_options
 from .protocol import CreateTable, SeatSpec
+from .ratings import is_rated, mark_unrated
 from .store import Store
 from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_to_store, new_token
 
@@ -192,6 +193,8 @@ class Lobby:
         while table_id in self.tables:
             table_id = _new_table_id()
         created = time.time()
+        if not spec.rated:  # before the table's rows: a crash between leaves a harmless marker
+            await mark_unrated(self.store, table_id)
         await self.store.create_table(
             {
                 "id": table_id,
@@ -268,6 +271,7 @@ class Lobby:
                     deal_pause=table.pacing.deal_pause,
                     chat=table.chat.option,
                     spectators=table.spectators,
+                    rated=await is_rated(self.store, table.id),
                 )
                 new, first = await self.create(spec, rematch_of=table.id)
                 tokens = {0: first}

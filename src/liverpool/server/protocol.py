@@ -114,6 +114,7 @@ class CreateTable(_Strict):
         default="players", description='who may chat: "players" (seated people), "everyone" (spectators too), "off"'
     )
     spectators: bool = Field(default=True, description="whether the table's watch link shows it live")
+    rated: bool = Field(default=True, description="false: the game changes nobody's rating (docs/players.md)")
 
 
 class QuickPlay(_Strict):
@@ -121,6 +122,7 @@ class QuickPlay(_Strict):
     bot: str = "medium"
     bot_delay: float | None = Field(default=None, ge=0, le=10)
     hints: HintOption = 3
+    rated: bool = True
 
 
 class JoinTable(_Strict):

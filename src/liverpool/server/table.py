@@ -902,6 +902,9 @@ class Table:
             await self.store.update_table(
                 self.id, status="over", finished_at=time.time(), scores=g.scores, winners=g.winners
             )
+            from .ratings import record_finished  # the players' pages and ratings (issue 26)
+
+            await record_finished(self.store, self, g)
         self._broadcast()
         self.wake.set()
 

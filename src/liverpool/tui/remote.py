@@ -65,8 +65,11 @@ def parse_connect_url(url: str) -> tuple[str, str]:
 
 
 def _request(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
+    from ..cli.login import auth_headers  # the session of `liverpool login`, if any (docs/players.md)
+
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", **auth_headers(url)}
+    req = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as answer:
             result: dict[str, Any] = json.loads(answer.read().decode())
@@ -219,6 +222,11 @@ class RemoteSession:
             info = table_info(base, table_id)
             seat = None
         else:
+            from ..cli.login import saved_session
+
+            saved = saved_session(base)
+            if saved is not None and name.strip() in ("", "You"):  # logged in: sit down as the account's name
+                name = saved["name"]
             seat, token = join_table(base, table_id, name.strip() or "You")
             info = table_info(base, table_id)
         session = cls(base=base, table_id=table_id, token=token, human=seat)

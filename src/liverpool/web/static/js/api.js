@@ -2,6 +2,8 @@
 export async function api(method, path, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Seat-Token"] = token;
+  const csrf = csrfToken();
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf; // a logged-in player's requests (docs/players.md)
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try {
@@ -17,6 +19,12 @@ export async function api(method, path, body, token) {
     throw err;
   }
   return data;
+}
+
+/** The CSRF token of this browser's session (the liverpool_csrf cookie), or null for a guest. */
+export function csrfToken() {
+  const found = document.cookie.split("; ").find((c) => c.startsWith("liverpool_csrf="));
+  return found ? decodeURIComponent(found.slice("liverpool_csrf=".length)) : null;
 }
 
 export const tokens = {

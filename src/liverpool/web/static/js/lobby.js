@@ -278,6 +278,7 @@ export function Lobby() {
         <${NameField} name=${name} setName=${setName} />
         <button class="primary big" id="quickplay" onClick=${quick} disabled=${busy}>Quick play</button>
         <p class="hint">You against three medium bots, Liverpool rules.</p>
+        <p class="hint"><a id="players-link" href="/players.html">Players: the leaderboard, your page, your reserved name</a></p>
         ${error ? html`<p class="error" role="alert">${error}</p>` : null}
       </section>
       <${History} name=${name} />

@@ -32,6 +32,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         review_workers=args.review_workers,
         review_jobs=args.review_jobs,
     )
+    from ..server.store import StoreLocked, check_free
+
+    try:
+        check_free(args.database)  # a second server on one SQLite file: refused before it starts
+    except StoreLocked as exc:
+        raise ValueError(str(exc)) from None
     app = create_app(settings)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Liverpool server: open http://{shown}:{args.port}/ (lobby API at /docs; store {args.database})")

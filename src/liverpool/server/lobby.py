@@ -347,7 +347,16 @@ class Lobby:
                     s.disconnected_at = now
             if row["status"] in ("playing", "over"):
                 record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": actions}
-                table.restore(Game.from_record(record))
+                game = Game.from_record(record)
+                if row["status"] == "playing" and game.is_over:
+                    # its last action committed without the result (a server before issue 21 that
+                    # crashed between its two commits): publish it now
+                    await self.store.update_table(
+                        table_id, status="over", finished_at=time.time(), scores=game.scores, winners=game.winners
+                    )
+                    row["status"] = "over"
+                    log.info("table %s: its finished game is published (the result was missing)", table_id)
+                table.restore(game)
             if row["status"] == "over":
                 found = await self.store.load_rematch(table_id)
                 if found is not None:

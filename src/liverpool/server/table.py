@@ -337,13 +337,16 @@ class Table:
         async with self.lock:
             if self.status != "waiting":
                 raise LobbyError(409, "the game has already started")
-            for s in self.seats:
-                if s.kind == "human" and s.token_hash is None:
-                    await self.store.update_seat(self.id, s.index, kind="bot", bot=self.settings.takeover_bot)
-                    s.kind, s.bot = "bot", self.settings.takeover_bot
+            bot = self.settings.takeover_bot
+            free = [s for s in self.seats if s.kind == "human" and s.token_hash is None]
             seed = self.settings.seeds("game")
             game = Game.new(players=self.players, rules=self.rules, seed=seed)
-            await self.store.update_table(self.id, status="playing", seed=seed, started_at=time.time())
+            # the free seats, the status and the seed in one transaction
+            await self.store.start_table(
+                self.id, {s.index: bot for s in free}, status="playing", seed=seed, started_at=time.time()
+            )
+            for s in free:
+                s.kind, s.bot = "bot", bot
             self._begin(game)
             self._broadcast()
         if self.hint_limit != 0 and self.settings.warm_hints:
@@ -753,15 +756,29 @@ class Table:
 
     # ------------------------------------------------------------------ applying
     async def _commit(self, seat: int, action: Action, source: str, listed: bool) -> None:
-        """Verify, log (committed), apply, broadcast. Call with the lock held."""
+        """Verify, apply, log (committed; with the result when it ends the game), broadcast. Call
+        with the lock held. A failed commit leaves the game as it was before the action."""
         g = self.game
         assert g is not None
         if not listed:
             g.verify(action)
         before = len(g.events)
         prev = (g.current, g.phase)
-        await self.store.append(self.id, g.version, seat, action.to_dict(), source)
-        g.apply(action)
+        idx = g.version
+        g.apply(action)  # in memory first, to know whether it ends the game; nobody sees it before the commit
+        finish = None
+        if g.is_over:
+            # the last action and the published result ("over", scores, winners): one transaction
+            finish = {"status": "over", "finished_at": time.time(), "scores": g.scores, "winners": g.winners}
+        try:
+            await self.store.append(self.id, idx, seat, action.to_dict(), source, finish=finish)
+        except Exception:
+            # not committed: the game as it was before this action (rebuilt from its log)
+            record = g.record()
+            record["actions"] = record["actions"][:-1]
+            self.game = Game.from_record(record)
+            self._events_json = self._events_json[: len(self.game.events)]
+            raise
         self.actions_applied += 1
         now = asyncio.get_running_loop().time()
         self._changed_at = now
@@ -779,9 +796,6 @@ class Table:
         if g.is_over:
             self.status = "over"
             self.touched = now
-            await self.store.update_table(
-                self.id, status="over", finished_at=time.time(), scores=g.scores, winners=g.winners
-            )
         self._broadcast()
         self.wake.set()
 

@@ -28,6 +28,8 @@ from fastapi.testclient import TestClient
 from liverpool.server.store import JOURNAL_SIZE_LIMIT, Store, StoreLocked
 from server_helpers import running, server_settings
 
+pytestmark = pytest.mark.sqlite_only  # the file's lock, WAL and checkpoints are SQLite's
+
 
 def _wait_until(check: Any, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
@@ -240,3 +242,11 @@ def test_the_wal_stays_bounded_under_all_out_writes(tmp_path: Path) -> None:
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT count(*) FROM actions").fetchone() == (appended,)
         assert c.execute("PRAGMA journal_size_limit").fetchone() is not None
+
+
+def test_several_workers_on_sqlite_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from liverpool.cli import main
+
+    assert main(["serve", "--workers", "2", "--database", f"sqlite:///{tmp_path / 'x.db'}"]) == 2
+    assert "--workers 2 needs PostgreSQL (--database postgresql+asyncpg://USER@HOST/DB)" in capsys.readouterr().err
+    assert not (tmp_path / "x.db").exists()  # refused before anything was made

@@ -265,7 +265,9 @@ class Store:
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute(f"PRAGMA synchronous={sync_mode}")
                 cur.execute("PRAGMA foreign_keys=ON")
-                cur.execute("PRAGMA busy_timeout=30000")
+                # this server is the file's only writer (the lock): only its checkpoint waits, for
+                # another process's reader (a backup); it gives up soon and the next one finishes
+                cur.execute("PRAGMA busy_timeout=100")
                 # no checkpoint inside a commit (it stalled every table for up to a second under
                 # load): the writer checkpoints between batches (_checkpoint)
                 cur.execute("PRAGMA wal_autocheckpoint=0")

@@ -84,6 +84,7 @@ bench: $(STAMP) $(FAST)/.built
 	$(BIN)/python benchmarks/analysis.py --jobs 2
 	$(BIN)/python benchmarks/rl.py
 	$(BIN)/python benchmarks/server.py
+	$(BIN)/python benchmarks/store.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

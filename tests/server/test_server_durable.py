@@ -3,7 +3,7 @@ transaction, and so are a start's seats, status and seed; a finished game left "
 crash of an older server is published when the table is loaded; the SQLite writer keeps its WAL
 bounded under all-out load; a second server on one SQLite file refuses to start.
 
-SQLite only: the lock, the WAL and the checkpoint are SQLite's (the PostgreSQL store has none)."""
+The transactions' tests run on both stores; the lock, the WAL and the checkpoint are SQLite's."""
 
 from __future__ import annotations
 
@@ -28,8 +28,6 @@ from fastapi.testclient import TestClient
 from liverpool.server.store import JOURNAL_SIZE_LIMIT, Store, StoreLocked
 from server_helpers import running, server_settings
 
-pytestmark = pytest.mark.sqlite_only  # the file's lock, WAL and checkpoints are SQLite's
-
 
 def _wait_until(check: Any, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
@@ -38,10 +36,28 @@ def _wait_until(check: Any, timeout: float = 60.0) -> None:
         time.sleep(0.02)
 
 
-def _row(db: Path, table_id: str) -> tuple[str, int, Any]:
-    with sqlite3.connect(db) as c:
-        status, scores = c.execute("SELECT status, scores FROM tables WHERE id=?", (table_id,)).fetchone()
-        (count,) = c.execute("SELECT count(*) FROM actions WHERE table_id=?", (table_id,)).fetchone()
+def _sql(url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]:
+    """One SQL statement on the store at ``url`` (SQLite or PostgreSQL), committed: its rows."""
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from liverpool.server.store import async_url
+
+    async def run() -> list[tuple[Any, ...]]:
+        engine = create_async_engine(async_url(url))
+        try:
+            async with engine.begin() as c:
+                result = await c.execute(sa.text(statement), params)
+                return [tuple(r) for r in result.all()] if result.returns_rows else []
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())
+
+
+def _row(url: str, table_id: str) -> tuple[str, int, Any]:
+    ((status, scores),) = _sql(url, "SELECT status, scores FROM tables WHERE id = :t", t=table_id)
+    ((count,),) = _sql(url, "SELECT count(*) FROM actions WHERE table_id = :t", t=table_id)
     return str(status), int(count), scores
 
 
@@ -59,8 +75,8 @@ def test_the_last_action_and_the_result_commit_together_or_not_at_all(
     """Fault injection in the crash window: the transaction of the last action fails after the
     action's row is written and before the result is (an unknown column in the result's update).
     Nothing of it is committed; after a restart the game ends again and is published."""
-    db = tmp_path / "liverpool.db"
     settings = server_settings(tmp_path, grace=0.0)
+    db = settings.database
     real = Store.append
     failed: list[int] = []
 
@@ -94,17 +110,14 @@ def test_the_last_action_and_the_result_commit_together_or_not_at_all(
 def test_a_finished_game_left_playing_is_published_on_load(tmp_path: Path) -> None:
     """What a server before issue 21 left when it died between its two commits (the last action
     committed, the status still "playing"): the table is repaired when the server starts."""
-    db = tmp_path / "liverpool.db"
     settings = server_settings(tmp_path, grace=0.0)
+    db = settings.database
     with running(settings) as (client, _):
         table_id = _bot_table(client)
         _wait_until(lambda: _row(db, table_id)[0] == "over")
         published = client.get(f"/api/tables/{table_id}/record").json()
-    with sqlite3.connect(db) as c:
-        c.execute(
-            "UPDATE tables SET status='playing', finished_at=NULL, scores=NULL, winners=NULL WHERE id=?", (table_id,)
-        )
-    assert client.get  # the store now holds the crash window's state
+    _sql(db, "UPDATE tables SET status='playing', finished_at=NULL, scores=NULL, winners=NULL WHERE id=:t", t=table_id)
+    assert _row(db, table_id)[:1] == ("playing",)  # the store now holds the crash window's state
     with running(settings) as (client, _):
         status, _count, scores = _row(db, table_id)
         assert status == "over" and scores is not None
@@ -115,23 +128,22 @@ def test_a_finished_game_left_playing_is_published_on_load(tmp_path: Path) -> No
 
 def test_a_start_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A start whose transaction fails leaves the seats, the status and the seed as they were."""
-    db = tmp_path / "liverpool.db"
 
     async def failing(self: Store, table_id: str, bots: dict[int, str], **values: Any) -> None:
         await real(self, table_id, bots, **values, no_such_column=1)
 
     real = Store.start_table
     monkeypatch.setattr(Store, "start_table", failing)
-    with running(server_settings(tmp_path)) as (client, _):
+    settings = server_settings(tmp_path)
+    with running(settings) as (client, _):
         created = client.post("/api/tables", json={"players": 3, "name": "Ana"}).json()
         with pytest.raises(Exception):  # noqa: B017 - the store's own error, raised through the test client
             client.post(f"/api/tables/{created['table_id']}/start", headers={"X-Seat-Token": created["token"]})
         info = client.get(f"/api/tables/{created['table_id']}").json()
         assert info["status"] == "waiting" and [s["kind"] for s in info["seats"]] == ["human"] * 3
-    with sqlite3.connect(db) as c:
-        rows = c.execute("SELECT kind FROM seats WHERE table_id=?", (created["table_id"],)).fetchall()
-        table = c.execute("SELECT status, seed FROM tables WHERE id=?", (created["table_id"],)).fetchone()
-    assert rows == [("human",)] * 3 and table == ("waiting", None)
+    rows = _sql(settings.database, "SELECT kind FROM seats WHERE table_id = :t ORDER BY seat", t=created["table_id"])
+    table = _sql(settings.database, "SELECT status, seed FROM tables WHERE id = :t", t=created["table_id"])
+    assert rows == [("human",)] * 3 and table == [("waiting", None)]
 
 
 # ------------------------------------------------------------------------------ one server per file
@@ -159,6 +171,7 @@ def _listening(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
+@pytest.mark.sqlite_only  # SQLite's own
 def test_a_second_server_on_one_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
     db = tmp_path / "liverpool.db"
     first_port = _free_port()
@@ -188,6 +201,7 @@ async def _open_close(store: Store) -> None:
 
 
 # ------------------------------------------------------------------------------ the WAL stays bounded
+@pytest.mark.sqlite_only  # SQLite's own
 def test_the_wal_stays_bounded_under_all_out_writes(tmp_path: Path) -> None:
     """40 tables appending as fast as the store commits, for 20 s (the issue's 60 s run is in
     docs/performance.md): the WAL file, sampled every 20 ms by another thread, never passes the
@@ -244,6 +258,7 @@ def test_the_wal_stays_bounded_under_all_out_writes(tmp_path: Path) -> None:
         assert c.execute("PRAGMA journal_size_limit").fetchone() is not None
 
 
+@pytest.mark.sqlite_only  # SQLite's own
 def test_several_workers_on_sqlite_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from liverpool.cli import main
 

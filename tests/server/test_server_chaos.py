@@ -40,7 +40,7 @@ def _free_port() -> int:
 def _start(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     cmd = [*LIVERPOOL, "serve", "--port", str(port), "--database", database, "--bot-delay", "0", "--buy-window", "0"]
     with log.open("ab") as out:
-        proc = subprocess.Popen([*cmd, "--log-level", "warning"], stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([*cmd, "--log-level", "info"], stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while True:
         with socket.socket() as s:
@@ -153,3 +153,37 @@ def test_kill_9_at_random_moments_loses_nothing_on_sqlite(tmp_path: Path) -> Non
 def test_kill_9_at_random_moments_loses_nothing_on_postgresql(tmp_path: Path) -> None:
     result = _chaos(tmp_path, database_for(tmp_path), cycles=5)
     assert result["kills"] == 5 and result["acknowledged"] > 0, result
+
+
+def test_sigterm_drains_with_1012_and_the_client_carries_on_after_the_restart(tmp_path: Path) -> None:
+    """SIGTERM: every socket is closed with 1012 ("the server is restarting"), the process ends
+    cleanly, and the client resumes from its last version on the next server."""
+    database = database_for(tmp_path)
+    port = _free_port()
+    log = tmp_path / "server.log"
+    proc = _start(database, port, log)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            made = client.post("/api/quickplay", json={"name": "Ana", "bot": "easy", "bot_delay": 0}).json()
+        journal = Journal(made["table_id"], made["token"])
+        url = f"ws://127.0.0.1:{port}/ws/tables/{journal.table_id}?token={journal.token}"
+        with connect(url, open_timeout=30, close_timeout=5) as ws:
+            hello = json.loads(ws.recv(timeout=30))
+            journal.events, journal.version = list(hello["events"]), hello["version"]
+            proc.send_signal(signal.SIGTERM)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    msg = json.loads(ws.recv(timeout=30))
+                    if msg["type"] == "state":
+                        journal.events.extend(msg["events"])
+                        journal.version = msg["version"]
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012, closed.value
+        # uvicorn re-raises the signal once it has shut down: the process ends by SIGTERM, cleanly
+        assert proc.wait(timeout=60) in (0, -signal.SIGTERM)
+        proc = _start(database, port, log)
+        assert log.read_text().count("Application shutdown complete") == 1  # the lifespan's end ran
+        journal.follow(port, until=time.monotonic() + 0.5)  # hello: nothing acknowledged lost
+        assert journal.version > 0
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)

@@ -9,7 +9,6 @@ import json
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from liverpool.server.pgcluster import Cluster
-from liverpool.server.store import _MIGRATIONS, Store
+from liverpool.server.store import _MIGRATIONS, Store, StoreLocked
 
 pytestmark = pytest.mark.postgresql_only
 
@@ -66,7 +65,7 @@ _WRITER = textwrap.dedent(
     from liverpool.server.store import Store, actions
 
     async def main(url, name, wanted):
-        store = Store(url)
+        store = Store(url, exclusive=False)  # two writers on purpose
         await store.open()
         won = lost = 0
         while won < wanted:
@@ -121,15 +120,25 @@ def test_two_processes_appending_to_one_table_make_one_log(pg_cluster: Cluster) 
     assert sum(r["lost"] for r in results) > 0, results  # they did collide: the key refused the second
 
 
-def test_the_store_opens_on_postgresql_without_a_lock_file(pg_cluster: Cluster, tmp_path: Path) -> None:
-    """Several processes may open one PostgreSQL store (the SQLite lock is SQLite's alone)."""
+def test_a_second_server_on_one_postgresql_database_is_refused(pg_cluster: Cluster) -> None:
+    """One server per database (several workers are not built yet): the second store to open as a
+    server waits a little for the first one's lock, then refuses, naming why; once the first one
+    closed, it opens. A store opened with ``exclusive=False`` (tools, tests) is let in beside it."""
     url = pg_cluster.database()
 
     async def main() -> None:
-        first, second = Store(url), Store(url)
+        first = Store(url)
         await first.open()
-        await second.open()
+        refused = Store(url)
+        refused.lock_wait = 0.5
+        with pytest.raises(StoreLocked, match="another liverpool server is using the PostgreSQL database"):
+            await refused.open()
+        beside = Store(url, exclusive=False)
+        await beside.open()
+        await beside.close()
         await first.close()
+        second = Store(url)
+        await second.open()
         await second.close()
 
     asyncio.run(main())

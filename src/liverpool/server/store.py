@@ -191,6 +191,9 @@ def _lock(database: str) -> int:
     return fd
 
 
+_PG_LOCK = 0x6C697665727030  # the advisory lock key of a server's PostgreSQL store ("liverp0")
+
+
 def check_free(url: str) -> None:
     """StoreLocked when a server holds the SQLite database of ``url`` (nothing for another database)."""
     u = make_url(async_url(url))
@@ -213,9 +216,17 @@ class Store:
     """The log of tables and actions in one database. ``await store.open()`` first."""
 
     def __init__(
-        self, url: str = "sqlite:///liverpool.db", synchronous: str = "normal", checkpoint_every: float = 1.0
+        self,
+        url: str = "sqlite:///liverpool.db",
+        synchronous: str = "normal",
+        checkpoint_every: float = 1.0,
+        exclusive: bool = True,
     ) -> None:
         self.url = async_url(url)
+        # PostgreSQL: hold the server's advisory lock while open (one server per database until
+        # several workers are built); False for tools and tests that open the store beside a server
+        self.exclusive = exclusive
+        self.lock_wait = 5.0  # seconds a PostgreSQL server waits for the lock of one just killed
         self.synchronous = synchronous.upper()
         if self.synchronous not in ("OFF", "NORMAL", "FULL"):
             raise ValueError(f"synchronous must be off, normal or full, got {synchronous!r}")
@@ -274,9 +285,11 @@ class Store:
                 cur.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
                 cur.close()
 
+        self._conn = await self.engine.connect()
+        if self.exclusive and u.get_backend_name() == "postgresql":
+            await self._lock_postgresql(u)  # before the migrations: one server migrates
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
-        self._conn = await self.engine.connect()
         if u.get_backend_name() == "sqlite" and self.engine.dialect.driver == "aiosqlite":
             # the log's hot path: a batch of actions only is written through the driver's own
             # connection (the statement compiled by SQLAlchemy from the Core insert), in two round
@@ -290,6 +303,26 @@ class Store:
             self._wal = Path(str(u.database) + "-wal")
         self._checkpointed_at = time.monotonic()
         self._writer = asyncio.create_task(self._write_loop(), name="liverpool-store-writer")
+
+    async def _lock_postgresql(self, u: Any) -> None:
+        """Take the server's session advisory lock on the writer's connection (released when that
+        connection ends, also when the process is killed: a restart waits up to ``lock_wait`` seconds
+        for the old session to go); StoreLocked when another server holds it."""
+        conn = self._conn
+        assert conn is not None
+        deadline = time.monotonic() + self.lock_wait
+        while True:
+            got = (await conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": _PG_LOCK})).scalar()
+            await conn.commit()
+            if got:
+                return
+            if time.monotonic() >= deadline:
+                raise StoreLocked(
+                    f"another liverpool server is using the PostgreSQL database {u.database} on {u.host}: "
+                    "stop it first (one server per database: several workers are not supported yet, "
+                    "docs/deploy.md)"
+                )
+            await asyncio.sleep(0.2)
 
     async def _checkpoint(self) -> None:
         """Between two batches of the writer (nothing of this process writes or reads meanwhile):

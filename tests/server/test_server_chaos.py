@@ -116,7 +116,9 @@ def _chaos(tmp_path: Path, database: str, cycles: int) -> dict[str, int]:
         for _ in range(cycles):
             with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
                 if not journals or journals[-1].over:
-                    made = client.post("/api/quickplay", json={"name": "Ana", "bot": "easy", "bot_delay": 0})
+                    made = client.post(
+                        "/api/quickplay", json={"name": "Ana", "bot": "easy", "bot_delay": 0, "hints": "off"}
+                    )
                     assert made.status_code == 200, made.text
                     journals.append(Journal(made.json()["table_id"], made.json()["token"]))
                 journals[-1].follow(port, until=time.monotonic() + rng.uniform(0.1, 1.0))
@@ -164,7 +166,9 @@ def test_sigterm_drains_with_1012_and_the_client_carries_on_after_the_restart(tm
     proc = _start(database, port, log)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-            made = client.post("/api/quickplay", json={"name": "Ana", "bot": "easy", "bot_delay": 0}).json()
+            made = client.post(
+                "/api/quickplay", json={"name": "Ana", "bot": "easy", "bot_delay": 0, "hints": "off"}
+            ).json()
         journal = Journal(made["table_id"], made["token"])
         url = f"ws://127.0.0.1:{port}/ws/tables/{journal.table_id}?token={journal.token}"
         with connect(url, open_timeout=30, close_timeout=5) as ws:

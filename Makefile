@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: run test test-compiled bench fast clean rebuild-venv venv vendor chromium
+.PHONY: run test test-compiled bench fast clean rebuild-venv venv vendor chromium postgresql cluster
 
 # A .venv whose python does not run, or is older than 3.11 (made by an older python3), is rebuilt.
 VENV_BROKEN := $(if $(wildcard $(VENV)),$(shell $(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 || echo yes))
@@ -36,7 +36,7 @@ $(STAMP): pyproject.toml setup.py | venv
 run: $(RUN_STAMP)
 	$(BIN)/liverpool serve
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium postgresql
 	$(BIN)/ruff check src tests tests_compiled benchmarks examples setup.py
 	$(BIN)/ruff format --check src tests tests_compiled benchmarks examples setup.py
 	$(BIN)/mypy
@@ -52,6 +52,20 @@ test-compiled: $(STAMP)
 chromium:
 	@test -x /usr/bin/chromium || { echo "Installing Debian's chromium for the browser tests ..."; \
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+
+# The server tests run on a real PostgreSQL too (a throwaway cluster the tests start as an
+# unprivileged user): Debian's postgresql, installed when missing (its service is not needed).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "Installing Debian's postgresql for the server tests ..."; \
+		$(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
+
+# The server on PostgreSQL (docs/deploy.md): a cluster of its own in .cluster/ (initdb and pg_ctl as an
+# unprivileged user), the migrations once as a release step, then `liverpool serve` on it; Ctrl-C stops all.
+CLUSTER_PORT ?= 5433
+PORT ?= 8000
+WORKERS ?= 1
+cluster: $(RUN_STAMP) postgresql
+	$(BIN)/python -m liverpool.server.pgcluster --dir .cluster --port $(CLUSTER_PORT) --serve-port $(PORT) --workers $(WORKERS)
 
 # The build for simulations: the greedy bot compiled with mypyc (setup.py), the rest as in src/.
 # Use it with PYTHONPATH=build/fast, e.g. `PYTHONPATH=build/fast .venv/bin/liverpool simulate ...`.
@@ -70,6 +84,7 @@ bench: $(STAMP) $(FAST)/.built
 	$(BIN)/python benchmarks/analysis.py --jobs 2
 	$(BIN)/python benchmarks/rl.py
 	$(BIN)/python benchmarks/server.py
+	$(BIN)/python benchmarks/store.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

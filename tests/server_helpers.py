@@ -24,6 +24,7 @@ from liverpool.bots import Bot, get
 from liverpool.driver import next_to_act
 from liverpool.game import DRAW
 from liverpool.server import Settings, create_app
+from pg_helpers import DATABASES
 
 Msg = dict[str, Any]
 
@@ -37,9 +38,16 @@ def seeds_from(game_seed: int) -> Callable[[str], int]:
     return seeds
 
 
+def database_for(tmp_path: Path) -> str:
+    """The store URL of a test's folder: SQLite ``liverpool.db`` in it, or (the PostgreSQL runs of
+    the server suite) a database of the test cluster made for the folder."""
+    factory = DATABASES.get("url")
+    return factory(tmp_path) if factory is not None else f"sqlite:///{tmp_path / 'liverpool.db'}"
+
+
 def server_settings(tmp_path: Path, game_seed: int = 1, **options: Any) -> Settings:
     base: dict[str, Any] = {
-        "database": f"sqlite:///{tmp_path / 'liverpool.db'}",
+        "database": database_for(tmp_path),
         "bot_delay": 0.0,
         "buy_window": 0.0,
         "grace": 3600.0,
@@ -304,6 +312,7 @@ def downgrade_store(db: Path, revision: str) -> None:
 
 
 __all__ = [
+    "DATABASES",
     "WANTED",
     "Discard",
     "Harness",
@@ -312,6 +321,7 @@ __all__ = [
     "connect",
     "coverage_bots",
     "covered_by",
+    "database_for",
     "downgrade_store",
     "find_coverage_seed",
     "normal",

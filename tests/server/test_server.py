@@ -445,6 +445,7 @@ def test_autoplay_and_rematch_and_records(tmp_path: Path) -> None:
         assert bo.expect("hello")["view"]["player"] == 1
 
 
+@pytest.mark.sqlite_only  # reads the SQLite file itself
 def test_the_store_is_sqlite_in_wal_mode_with_the_migrations_applied(tmp_path: Path) -> None:
     import sqlite3
 

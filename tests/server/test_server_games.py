@@ -70,6 +70,7 @@ def _replays(record: dict[str, Any]) -> list[Game]:
     return out
 
 
+@pytest.mark.sqlite_only  # what a seat is sent is built from views alone (40-50 s a run): once, on SQLite
 @pytest.mark.parametrize("seed", [3_141_592_653_589_793_238])
 def test_no_seat_is_ever_sent_what_it_cannot_know(tmp_path: Path, seed: int) -> None:
     """Four seats, bots playing all of them (autoplay), one socket listening per seat: every

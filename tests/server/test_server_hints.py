@@ -273,6 +273,7 @@ def test_bad_hints_options_and_messages_are_refused(tmp_path: Path) -> None:
             assert err["code"] == "malformed" and "hint" in err["reason"]
 
 
+@pytest.mark.sqlite_only  # reads the SQLite file itself
 def test_a_store_of_before_the_hints_migrates_and_its_tables_get_the_default(tmp_path: Path) -> None:
     """Migration 0002 down to 0001 (the store as issue 11 made it) and up again on the next start:
     the tables are kept, with the default ``hints`` (3); the reviews table is made again."""

@@ -77,6 +77,7 @@ def test_finished_tables_leave_memory_and_everything_still_works_from_the_store(
         assert client.get("/api/tables/nosuchtable").status_code == 404
 
 
+@pytest.mark.sqlite_only  # reads the SQLite file itself
 def test_a_rematch_offer_survives_a_restart(tmp_path: Path) -> None:
     settings = server_settings(tmp_path)
     with running(settings) as (client, stack):
@@ -111,6 +112,7 @@ def test_a_rematch_offer_survives_a_restart(tmp_path: Path) -> None:
     assert not any(t.encode() in data for t in (ana["token"], bo["token"], *tokens))
 
 
+@pytest.mark.sqlite_only  # reads the SQLite file itself
 def test_migration_0003_goes_down_and_up_again(tmp_path: Path) -> None:
     settings = server_settings(tmp_path)
     with running(settings) as (client, _):

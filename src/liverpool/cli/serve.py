@@ -32,6 +32,25 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         review_workers=args.review_workers,
         review_jobs=args.review_jobs,
     )
+    from ..server.store import StoreLocked, async_url, check_free
+
+    backend = async_url(args.database).split(":", 1)[0].split("+", 1)[0]
+    if args.workers > 1 and backend == "sqlite":
+        raise ValueError(
+            f"--workers {args.workers} needs PostgreSQL (--database postgresql+asyncpg://USER@HOST/DB): "
+            "a SQLite store has one writer, so one process serves it (docs/deploy.md)"
+        )
+    if args.workers > 1:
+        # the second half of issue 21 (tables' notifications between workers, one pump per table)
+        # is not built yet: several processes on one store would leave each other's players stale
+        raise ValueError(
+            f"--workers {args.workers}: several workers on one store are not supported yet; serve PostgreSQL "
+            "with --workers 1 (docs/deploy.md)"
+        )
+    try:
+        check_free(args.database)  # a second server on one SQLite file: refused before it starts
+    except StoreLocked as exc:
+        raise ValueError(str(exc)) from None
     app = create_app(settings)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Liverpool server: open http://{shown}:{args.port}/ (lobby API at /docs; store {args.database})")
@@ -52,7 +71,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument(
-        "--database", default="sqlite:///liverpool.db", help="SQLAlchemy URL of the store (default: liverpool.db here)"
+        "--database",
+        default="sqlite:///liverpool.db",
+        help="SQLAlchemy URL of the store: sqlite:///FILE (default liverpool.db here) or "
+        "postgresql+asyncpg://USER@HOST/DB",
     )
     p.add_argument(
         "--synchronous",
@@ -87,6 +109,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--review-jobs", type=_positive, default=2, help="processes one game review is split over (default 2)"
+    )
+    p.add_argument(
+        "--workers",
+        type=_positive,
+        default=1,
+        help="server processes (default 1; more than 1 needs PostgreSQL and is not supported yet, docs/deploy.md)",
     )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(func=_cmd_serve)

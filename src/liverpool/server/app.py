@@ -31,7 +31,7 @@ from .lobby import Lobby, option_fields, rules_for
 from .players import refuse_private
 from .players import router as players_router
 from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, CreateTable, JoinTable, QuickPlay, RulesCheck, SeatSpec
-from .store import Store
+from .store import Store, StoreLocked
 from .table import LobbyError
 
 __all__ = ["create_app"]
@@ -123,7 +123,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database, settings.synchronous)
-        await store.open()
+        try:
+            await store.open()
+        except StoreLocked as exc:
+            log.error("%s", exc)
+            raise
         lobby = Lobby(settings, store)
         state["lobby"] = lobby
         if settings.rebuild:

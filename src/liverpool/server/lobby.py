@@ -25,7 +25,7 @@ from .config import Settings
 from .names import bot_seat_name, seat_name
 from .pacing import load_table_options, save_table_options
 from .protocol import CreateTable, SeatSpec
-from .ratings import is_rated, mark_unrated
+from .ratings import is_rated, mark_unrated, record_finished
 from .store import Store
 from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_to_store, new_token
 
@@ -373,7 +373,17 @@ class Lobby:
                     s.disconnected_at = now
             if row["status"] in ("playing", "over"):
                 record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": actions}
-                table.restore(Game.from_record(record))
+                game = Game.from_record(record)
+                if row["status"] == "playing" and game.is_over:
+                    # its last action committed without the result (a server before issue 21 that
+                    # crashed between its two commits): publish it now
+                    await self.store.update_table(
+                        table_id, status="over", finished_at=time.time(), scores=game.scores, winners=game.winners
+                    )
+                    row["status"] = "over"
+                    log.info("table %s: its finished game is published (the result was missing)", table_id)
+                    await record_finished(self.store, table, game)  # and kept for the ratings
+                table.restore(game)
             if row["status"] == "over":
                 found = await self.store.load_rematch(table_id)
                 if found is not None:

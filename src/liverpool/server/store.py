@@ -7,13 +7,27 @@ SQLAlchemy 2 Core on an async driver chosen by the URL (``sqlite:///liverpool.db
 Every write goes through one connection and one writer task: writes queued while a transaction
 commits are committed together in the next one (group commit), so a table's action is committed
 before its state is sent, and 50 busy tables still commit a few hundred times a second at most.
+
+Durable by construction: a state change and the action causing it are one job, so one transaction
+(the last action of a game with its status "over", scores and winners: :meth:`Store.append` with
+``finish``; a start with its bot seats, status and seed: :meth:`Store.start_table`).
+
+SQLite: the writer checkpoints the WAL itself between batches (``wal_checkpoint(TRUNCATE)`` once
+the WAL holds 16 MB or a second after the last one; nothing else writes meanwhile) and
+``journal_size_limit`` caps what a WAL keeps after a reset, so the WAL stays under 64 MB (about
+``checkpoint_bytes`` plus one batch) under all-out load instead of growing without bound. A file
+database is locked for one server: a second :meth:`Store.open` on it (another ``liverpool serve``)
+raises :class:`StoreLocked` with a message naming the holder.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
+import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,7 +39,19 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["Store", "TableRow", "actions", "async_url", "metadata", "rematches", "reviews", "seats", "tables"]
+__all__ = [
+    "Store",
+    "StoreLocked",
+    "TableRow",
+    "actions",
+    "async_url",
+    "check_free",
+    "metadata",
+    "rematches",
+    "reviews",
+    "seats",
+    "tables",
+]
 
 metadata = sa.MetaData()
 
@@ -103,6 +129,7 @@ handed out for its seat there (migration 0003)."""
 
 TableRow = dict[str, Any]
 T = TypeVar("T")
+log = logging.getLogger("liverpool.server")
 
 
 class _Append:
@@ -131,6 +158,50 @@ def async_url(url: str) -> str:
     return u.render_as_string(hide_password=False)
 
 
+JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
+"""``PRAGMA journal_size_limit``: the most a SQLite WAL file keeps after a checkpoint reset it."""
+
+
+class StoreLocked(RuntimeError):
+    """Another server holds this SQLite database (its lock file is locked)."""
+
+
+def lock_path(database: str) -> Path:
+    """The lock file of a SQLite database file: ``liverpool.db`` -> ``liverpool.db-server.lock``."""
+    return Path(database + "-server.lock")
+
+
+def _lock(database: str) -> int:
+    """Take the exclusive lock of a SQLite database for this process (``flock`` on its lock
+    file, released when the process ends, even by kill -9); StoreLocked when another holds it."""
+    path = lock_path(database)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise StoreLocked(
+            f"another liverpool server (pid {holder}) is using the database {database}: "
+            "stop it first, or give this one another --database (one server per SQLite file; "
+            "several processes need PostgreSQL, docs/deploy.md)"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+_PG_LOCK = 0x6C697665727030  # the advisory lock key of a server's PostgreSQL store ("liverp0")
+
+
+def check_free(url: str) -> None:
+    """StoreLocked when a server holds the SQLite database of ``url`` (nothing for another database)."""
+    u = make_url(async_url(url))
+    if u.get_backend_name() == "sqlite" and u.database not in (None, "", ":memory:"):
+        assert u.database is not None
+        os.close(_lock(u.database))
+
+
 def _upgrade(connection: sa.Connection) -> None:
     from alembic import command
     from alembic.config import Config
@@ -144,8 +215,18 @@ def _upgrade(connection: sa.Connection) -> None:
 class Store:
     """The log of tables and actions in one database. ``await store.open()`` first."""
 
-    def __init__(self, url: str = "sqlite:///liverpool.db", synchronous: str = "normal") -> None:
+    def __init__(
+        self,
+        url: str = "sqlite:///liverpool.db",
+        synchronous: str = "normal",
+        checkpoint_every: float = 1.0,
+        exclusive: bool = True,
+    ) -> None:
         self.url = async_url(url)
+        # PostgreSQL: hold the server's advisory lock while open (one server per database until
+        # several workers are built); False for tools and tests that open the store beside a server
+        self.exclusive = exclusive
+        self.lock_wait = 5.0  # seconds a PostgreSQL server waits for the lock of one just killed
         self.synchronous = synchronous.upper()
         if self.synchronous not in ("OFF", "NORMAL", "FULL"):
             raise ValueError(f"synchronous must be off, normal or full, got {synchronous!r}")
@@ -153,9 +234,20 @@ class Store:
         self._conn: AsyncConnection | None = None
         self._queue: asyncio.Queue[tuple[Job, asyncio.Future[Any]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
-        self._checkpointer: asyncio.Task[None] | None = None
         self._fast: tuple[Any, str, tuple[str, ...]] | None = None  # (aiosqlite connection, SQL, columns)
+        self._lock_fd: int | None = None
         self.commits = 0
+        self.checkpoint_every = checkpoint_every
+        self.checkpoint_bytes = 16 * 1024 * 1024
+        self._checkpoints = False  # a SQLite file: the writer checkpoints its WAL
+        self._checkpointed_at = 0.0
+        self._checkpointed_commits = 0
+        self.checkpoints = 0
+        self.checkpoint_seconds = 0.0  # the longest checkpoint (the writer's stall)
+        self.checkpoint_busy = 0  # checkpoints that could not finish (a reader of another process)
+        self.wal_peak = 0  # the largest WAL seen (bytes, just before a checkpoint)
+        self.wal_written = 0  # bytes of WAL checkpointed in all
+        self._wal: Path | None = None
 
     # ------------------------------------------------------------------ lifecycle
     async def open(self) -> None:
@@ -164,6 +256,16 @@ class Store:
         sqlite = u.get_backend_name() == "sqlite"
         if sqlite and u.database in (None, "", ":memory:"):
             kwargs["poolclass"] = StaticPool
+        elif sqlite:
+            assert u.database is not None
+            self._lock_fd = _lock(u.database)
+        try:
+            await self._open(u, sqlite, kwargs)
+        except BaseException:
+            await self.close()
+            raise
+
+    async def _open(self, u: Any, sqlite: bool, kwargs: dict[str, Any]) -> None:
         self.engine = create_async_engine(self.url, **kwargs)
         if sqlite:
             sync_mode = self.synchronous
@@ -174,15 +276,20 @@ class Store:
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute(f"PRAGMA synchronous={sync_mode}")
                 cur.execute("PRAGMA foreign_keys=ON")
-                cur.execute("PRAGMA busy_timeout=30000")
+                # this server is the file's only writer (the lock): only its checkpoint waits, for
+                # another process's reader (a backup); it gives up soon and the next one finishes
+                cur.execute("PRAGMA busy_timeout=100")
                 # no checkpoint inside a commit (it stalled every table for up to a second under
-                # load): the checkpointer task does them on a connection of its own
+                # load): the writer checkpoints between batches (_checkpoint)
                 cur.execute("PRAGMA wal_autocheckpoint=0")
+                cur.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
                 cur.close()
 
+        self._conn = await self.engine.connect()
+        if self.exclusive and u.get_backend_name() == "postgresql":
+            await self._lock_postgresql(u)  # before the migrations: one server migrates
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
-        self._conn = await self.engine.connect()
         if u.get_backend_name() == "sqlite" and self.engine.dialect.driver == "aiosqlite":
             # the log's hot path: a batch of actions only is written through the driver's own
             # connection (the statement compiled by SQLAlchemy from the Core insert), in two round
@@ -191,29 +298,66 @@ class Store:
             raw = await self._conn.get_raw_connection()
             compiled = _INSERT_ACTION.compile(dialect=self.engine.dialect)
             self._fast = (raw.driver_connection, str(compiled), tuple(compiled.positiontup or ()))
+        self._checkpoints = sqlite and "poolclass" not in kwargs
+        if self._checkpoints:
+            self._wal = Path(str(u.database) + "-wal")
+        self._checkpointed_at = time.monotonic()
         self._writer = asyncio.create_task(self._write_loop(), name="liverpool-store-writer")
-        if sqlite and "poolclass" not in kwargs:
-            self._checkpointer = asyncio.create_task(self._checkpoint_loop(), name="liverpool-store-checkpoint")
 
-    async def _checkpoint_loop(self, every: float = 2.0) -> None:
-        """Move the WAL into the database file now and then, beside the writer (PASSIVE: never
-        waits for it), on a connection of its own."""
-        assert self.engine is not None
-        async with self.engine.connect() as conn:
-            done = self.commits
-            while True:
-                await asyncio.sleep(every)
-                if self.commits != done:
-                    done = self.commits
-                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-                    await conn.commit()
+    async def _lock_postgresql(self, u: Any) -> None:
+        """Take the server's session advisory lock on the writer's connection (released when that
+        connection ends, also when the process is killed: a restart waits up to ``lock_wait`` seconds
+        for the old session to go); StoreLocked when another server holds it."""
+        conn = self._conn
+        assert conn is not None
+        deadline = time.monotonic() + self.lock_wait
+        while True:
+            got = (await conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": _PG_LOCK})).scalar()
+            await conn.commit()
+            if got:
+                return
+            if time.monotonic() >= deadline:
+                raise StoreLocked(
+                    f"another liverpool server is using the PostgreSQL database {u.database} on {u.host}: "
+                    "stop it first (one server per database: several workers are not supported yet, "
+                    "docs/deploy.md)"
+                )
+            await asyncio.sleep(0.2)
+
+    async def _checkpoint(self) -> None:
+        """Between two batches of the writer (nothing of this process writes or reads meanwhile):
+        move the WAL into the database file and truncate it, once it holds ``checkpoint_bytes``
+        or ``checkpoint_every`` seconds after the last one. The time it takes is the writer's
+        stall (``checkpoint_seconds``: the longest)."""
+        if self.commits == self._checkpointed_commits:
+            return
+        now = time.monotonic()
+        assert self._wal is not None
+        try:
+            size = self._wal.stat().st_size
+        except OSError:
+            size = 0
+        if size < self.checkpoint_bytes and now - self._checkpointed_at < self.checkpoint_every:
+            return
+        conn = self._conn
+        assert conn is not None
+        self._checkpointed_at = now
+        self._checkpointed_commits = self.commits
+        self.wal_peak = max(self.wal_peak, size)
+        self.wal_written += size
+        if self._fast is not None:
+            cursor = await self._fast[0].execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            row = await cursor.fetchone()
+            await cursor.close()
+        else:
+            row = (await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")).first()
+            await conn.commit()
+        self.checkpoints += 1
+        if row is not None and row[0]:
+            self.checkpoint_busy += 1  # a reader elsewhere: the next one finishes it
+        self.checkpoint_seconds = max(self.checkpoint_seconds, time.monotonic() - now)
 
     async def close(self) -> None:
-        if self._checkpointer is not None:
-            self._checkpointer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._checkpointer
-            self._checkpointer = None
         if self._writer is not None:
             await self._queue.join()
             self._writer.cancel()
@@ -226,6 +370,9 @@ class Store:
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the lock
+            self._lock_fd = None
 
     async def journal_mode(self) -> str:
         """The database's journal mode (``wal`` for SQLite)."""
@@ -249,6 +396,11 @@ class Store:
         conn = self._conn
         assert conn is not None
         while True:
+            if self._checkpoints:  # between two batches
+                try:
+                    await self._checkpoint()
+                except Exception:  # the next one tries again
+                    log.exception("the checkpoint of the store's WAL failed")
             batch = [await self._queue.get()]
             while not self._queue.empty():
                 batch.append(self._queue.get_nowait())
@@ -320,11 +472,45 @@ class Store:
 
         await self._run(job)
 
-    async def append(self, table_id: str, idx: int, seat: int, action: dict[str, Any], source: str) -> None:
-        """Append action number ``idx`` of a table; returns once committed."""
+    async def append(
+        self,
+        table_id: str,
+        idx: int,
+        seat: int,
+        action: dict[str, Any],
+        source: str,
+        finish: dict[str, Any] | None = None,
+        also: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+    ) -> None:
+        """Append action number ``idx`` of a table; returns once committed. ``finish``: the
+        table's columns this action changes (the last action: status "over", scores, winners),
+        written in the same transaction; ``also``: more work of that transaction (the finished
+        game's ratings, ``server.ratings.finished_job``)."""
 
         row = {"table_id": table_id, "idx": idx, "seat": seat, "action": action, "source": source, "at": time.time()}
-        await self._run(_Append(row))
+        if finish is None:
+            await self._run(_Append(row))
+            return
+
+        async def job(c: AsyncConnection) -> None:
+            await c.execute(_INSERT_ACTION, [row])
+            await c.execute(tables.update().where(tables.c.id == table_id).values(**finish))
+            if also is not None:
+                await also(c)
+
+        await self._run(job)
+
+    async def start_table(self, table_id: str, bots: dict[int, tuple[str, str]], **values: Any) -> None:
+        """A game's start in one transaction: the person's seats given to bots (seat: (bot, the
+        seat's name)) and the table's columns (status "playing", seed, started_at)."""
+
+        async def job(c: AsyncConnection) -> None:
+            for seat, (bot, name) in bots.items():
+                where = (seats.c.table_id == table_id, seats.c.seat == seat)
+                await c.execute(seats.update().where(*where).values(kind="bot", bot=bot, name=name))
+            await c.execute(tables.update().where(tables.c.id == table_id).values(**values))
+
+        await self._run(job)
 
     async def save_rematch(self, table_id: str, rematch_id: str, hashes: dict[int, str]) -> None:
         """Keep the rematch of ``table_id``: each person's seat and the hash of its new token

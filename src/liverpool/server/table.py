@@ -48,6 +48,7 @@ from .protocol import (
     ProtocolError,
     parse_client_message,
 )
+from .ratings import finished_game, finished_job
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
@@ -364,15 +365,21 @@ class Table:
         async with self.lock:
             if self.status != "waiting":
                 raise LobbyError(409, "the game has already started")
-            for s in self.seats:
-                if s.kind == "human" and s.token_hash is None:
-                    bot = self.settings.takeover_bot
-                    name = bot_seat_name(s.index, bot)
-                    await self.store.update_seat(self.id, s.index, kind="bot", bot=bot, name=name)
-                    s.kind, s.bot, s.name = "bot", bot, name
+            bot = self.settings.takeover_bot
+            free = [s for s in self.seats if s.kind == "human" and s.token_hash is None]
             seed = self.settings.seeds("game")
             game = Game.new(players=self.players, rules=self.rules, seed=seed)
-            await self.store.update_table(self.id, status="playing", seed=seed, started_at=time.time())
+            # the free seats, the status and the seed in one transaction
+            names = {s.index: bot_seat_name(s.index, bot) for s in free}
+            await self.store.start_table(
+                self.id,
+                {s.index: (bot, names[s.index]) for s in free},
+                status="playing",
+                seed=seed,
+                started_at=time.time(),
+            )
+            for s in free:
+                s.kind, s.bot, s.name = "bot", bot, names[s.index]
             self._begin(game)
             self._broadcast()
         if self.hint_limit != 0 and self.settings.warm_hints:
@@ -871,7 +878,8 @@ class Table:
 
     # ------------------------------------------------------------------ applying
     async def _commit(self, seat: int, action: Action, source: str, listed: bool) -> None:
-        """Verify, log (committed), apply, broadcast. Call with the lock held."""
+        """Verify, apply, log (committed; with the result when it ends the game), broadcast. Call
+        with the lock held. A failed commit leaves the game as it was before the action."""
         g = self.game
         assert g is not None
         if not listed:
@@ -879,8 +887,24 @@ class Table:
         before = len(g.events)
         prev = (g.current, g.phase)
         deal_before = g.deal
-        await self.store.append(self.id, g.version, seat, action.to_dict(), source)
-        g.apply(action)
+        idx = g.version
+        g.apply(action)  # in memory first, to know whether it ends the game; nobody sees it before the commit
+        finish = None
+        also = None
+        if g.is_over:
+            # the last action and the published result ("over", scores, winners): one transaction
+            finish = {"status": "over", "finished_at": time.time(), "scores": g.scores, "winners": g.winners}
+            # and the players' pages and ratings (issue 26), in that same transaction
+            also = finished_job(finished_game(self, g))
+        try:
+            await self.store.append(self.id, idx, seat, action.to_dict(), source, finish=finish, also=also)
+        except Exception:
+            # not committed: the game as it was before this action (rebuilt from its log)
+            record = g.record()
+            record["actions"] = record["actions"][:-1]
+            self.game = Game.from_record(record)
+            self._events_json = self._events_json[: len(self.game.events)]
+            raise
         self.actions_applied += 1
         now = asyncio.get_running_loop().time()
         self._changed_at = now
@@ -899,12 +923,6 @@ class Table:
         if g.is_over:
             self.status = "over"
             self.touched = now
-            await self.store.update_table(
-                self.id, status="over", finished_at=time.time(), scores=g.scores, winners=g.winners
-            )
-            from .ratings import record_finished  # the players' pages and ratings (issue 26)
-
-            await record_finished(self.store, self, g)
         self._broadcast()
         self.wake.set()
 

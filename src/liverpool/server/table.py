@@ -48,7 +48,6 @@ from .protocol import (
     ProtocolError,
     parse_client_message,
 )
-from .ratings import finished_game, finished_job
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
@@ -895,6 +894,8 @@ class Table:
             # the last action and the published result ("over", scores, winners): one transaction
             finish = {"status": "over", "finished_at": time.time(), "scores": g.scores, "winners": g.winners}
             # and the players' pages and ratings (issue 26), in that same transaction
+            from .ratings import finished_game, finished_job  # (ratings -> accounts -> this module)
+
             also = finished_job(finished_game(self, g))
         try:
             await self.store.append(self.id, idx, seat, action.to_dict(), source, finish=finish, also=also)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -58,6 +59,21 @@ def choose(view: dict[str, Any] | None, state: dict[str, Any]) -> str | None:
     return str(legal[-1]["id"])
 
 
+async def open_seat(url: str, token: str) -> Any:
+    """A seat's socket, its ``hello`` read: the token as the first message (protocol 3), or in
+    the URL for a server of protocol 2 (``--compare`` with an older checkout)."""
+    ws = await websockets.connect(url, max_size=2**24)
+    with contextlib.suppress(websockets.ConnectionClosed):  # an old server refused at once: its error is read next
+        await ws.send(json.dumps({"type": "auth", "token": token}))
+    first = json.loads(await ws.recv())
+    if first.get("type") == "error" and first.get("code") == "bad_token":
+        await ws.close()
+        ws = await websockets.connect(f"{url}?token={token}", max_size=2**24)
+        first = json.loads(await ws.recv())
+    assert first["type"] == "hello", first
+    return ws
+
+
 class TableRun:
     """One table of four scripted sockets."""
 
@@ -84,8 +100,7 @@ class TableRun:
         ws_base = self.base.replace("http://", "ws://")
         socks = []
         for t in tokens:
-            ws = await websockets.connect(f"{ws_base}/ws/tables/{table_id}?token={t}", max_size=2**24)
-            await ws.recv()  # hello (before the start)
+            ws = await open_seat(f"{ws_base}/ws/tables/{table_id}", t)
             socks.append(ws)
         self.prepared = (table_id, tokens, socks)
 

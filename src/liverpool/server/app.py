@@ -23,9 +23,20 @@ from fastapi.staticfiles import StaticFiles
 from ..bots import names as bot_names
 from ..rules import PRESETS
 from ..web.replay import replay_frames
+from . import logs
 from .config import Settings, default_static_dir
 from .lobby import Lobby, option_fields, rules_for
-from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, CreateTable, JoinTable, QuickPlay, RulesCheck, SeatSpec
+from .protocol import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    CreateTable,
+    JoinTable,
+    ProtocolError,
+    QuickPlay,
+    RulesCheck,
+    SeatSpec,
+    parse_auth_message,
+)
 from .store import Store
 from .table import LobbyError
 
@@ -117,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        logs.install()  # after uvicorn configured its loggers: no secret in any log line
         store = Store(settings.database, settings.synchronous)
         await store.open()
         lobby = Lobby(settings, store)
@@ -137,7 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Liverpool",
         version=str(PROTOCOL_VERSION),
         summary="The lobby of a Liverpool Rummy server: tables, seats, records. Play is over the WebSocket "
-        "/ws/tables/{table_id}?token=... (docs/protocol.md).",
+        "/ws/tables/{table_id}, whose first message is the seat's token (docs/protocol.md).",
         lifespan=lifespan,
     )
     app.state.settings = settings
@@ -257,7 +269,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{table_id}")
-    async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def play(websocket: WebSocket, table_id: str) -> None:
         origin = websocket.headers.get("origin")
         await websocket.accept()
 
@@ -265,6 +277,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.send_json({"type": "error", "code": code, "reason": reason})
             await websocket.close(code=close_code, reason=reason[:120])
 
+        if "token" in websocket.query_params:
+            # the old form (protocol 2): a token in a URL ends up in access logs (uvicorn's line
+            # for this socket is redacted by server/logs.py); refused, so no client keeps using it
+            await refuse(
+                "bad_token",
+                'the seat token goes in the first message, {"type": "auth", "token": ...}, never in the URL',
+                4401,
+            )
+            return
         if not origin_allowed(origin, websocket.headers.get("host"), settings.allowed_origins):
             await refuse("bad_origin", f"origin {origin} is not allowed", 4403)
             return
@@ -276,9 +297,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if table is None:
             await refuse("no_table", f"no table {table_id!r}", 4404)
             return
-        seat = table.seat_for_token(token)
+        try:
+            first = await asyncio.wait_for(websocket.receive(), settings.auth_timeout)
+        except TimeoutError:
+            await refuse("bad_token", f"no auth message in {settings.auth_timeout:g} s", 4401)
+            return
+        if first["type"] == "websocket.disconnect":
+            return
+        try:
+            auth = parse_auth_message(first.get("text") or first.get("bytes") or b"")
+        except ProtocolError as exc:
+            await refuse(exc.code, exc.reason, 4401)
+            return
+        seat = table.seat_for_token(auth.token)
         if seat is None:
-            await refuse("bad_token", "a seat token of this table is needed (?token=...)", 4401)
+            await refuse("bad_token", "not a seat token of this table", 4401)
             return
         await table.serve(websocket, seat)
 

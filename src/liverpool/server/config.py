@@ -47,6 +47,8 @@ class Settings:
     """Messages per second a socket may send on average ..."""
     burst: int = 40
     """... and at once; more get ``rate_limited`` errors."""
+    auth_timeout: float = 10.0
+    """Seconds a new socket has to send its first message, ``{"type": "auth", "token": ...}``."""
     flood_close: int = 200
     """Refused (rate-limited) messages after which the connection is closed."""
     rest_rate: float = 5.0

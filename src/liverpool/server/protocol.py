@@ -18,6 +18,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "ActMessage",
+    "AuthMessage",
     "AutoplayMessage",
     "CheckMessage",
     "ClientMessage",
@@ -32,10 +33,11 @@ __all__ = [
     "QuickPlay",
     "RulesCheck",
     "SeatSpec",
+    "parse_auth_message",
     "parse_client_message",
 ]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_MESSAGE_BYTES = 64 * 1024
 """The largest client message (WebSocket text or REST body) the server reads."""
 
@@ -114,6 +116,14 @@ class RulesCheck(_Strict):
 
 
 # ---------------------------------------------------------------------------------- WebSocket
+class AuthMessage(_Strict):
+    """The first message of every socket: the seat's secret token (never in the URL, so no access
+    log, proxy log or browser history ever holds it)."""
+
+    type: Literal["auth"]
+    token: str = Field(min_length=1, max_length=200)
+
+
 class ActMessage(_Strict):
     type: Literal["act"]
     version: int
@@ -166,6 +176,26 @@ def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(x) for x in err.get("loc", ()) if x not in _TYPES)
     return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
+
+
+def parse_auth_message(text: str | bytes) -> AuthMessage:
+    """The socket's first message, ``{"type": "auth", "token": ...}``; a :class:`ProtocolError`
+    (``bad_token``) for anything else.
+
+    >>> parse_auth_message('{"type": "auth", "token": "abc"}').token
+    'abc'
+    >>> parse_auth_message('{"type": "ping"}')
+    Traceback (most recent call last):
+    ...
+    liverpool.server.protocol.ProtocolError: the first message must be {"type": "auth", "token": "<the seat's token>"}
+    """
+    wanted = 'the first message must be {"type": "auth", "token": "<the seat\'s token>"}'
+    if len(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("bad_token", wanted)
+    try:
+        return AuthMessage.model_validate_json(text)
+    except (ValidationError, ValueError):
+        raise ProtocolError("bad_token", wanted) from None
 
 
 def parse_client_message(text: str | bytes) -> AnyClientMessage:

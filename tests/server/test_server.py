@@ -340,8 +340,10 @@ def test_a_flood_is_rate_limited_then_closed(tmp_path: Path) -> None:
                 assert msg["code"] == 1008 and "flood" in msg["reason"]
                 break
             kinds.append(msg.get("code", msg["type"]))
+        # the burst's 5 answered; of the refused ones, one error (at most one a second), and the
+        # 10th refused closes the socket
         assert kinds.count("pong") == 5
-        assert kinds.count("rate_limited") == 10
+        assert kinds.count("rate_limited") == 1
 
 
 def _play_simply(sock: Sock) -> None:

@@ -107,17 +107,35 @@ class _Guard:
         if lobby is not None and not lobby.allow_request(client[0] if client else "?"):
             await JSONResponse({"detail": "too many requests: slow down"}, status_code=429)(scope, receive, send)
             return
+        # the whole body is read here, counted in bytes whatever its framing (a Content-Length,
+        # or chunks with none), and handed to the app only when it is within the limit
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            seen += len(body)
             if seen > MAX_MESSAGE_BYTES:
-                raise LobbyError(413, f"request body over {MAX_MESSAGE_BYTES} bytes")
-            return message
+                await JSONResponse({"detail": f"request body over {MAX_MESSAGE_BYTES} bytes"}, status_code=413)(
+                    scope, receive, send
+                )
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole = b"".join(chunks)
+        sent = False
 
-        await self.app(scope, limited, send)
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -49,8 +49,11 @@ class Settings:
     """... and at once; more get ``rate_limited`` errors."""
     auth_timeout: float = 10.0
     """Seconds a new socket has to send its first message, ``{"type": "auth", "token": ...}``."""
-    flood_close: int = 200
-    """Refused (rate-limited) messages after which the connection is closed."""
+    flood_close: int = 40
+    """Refused (rate-limited) messages within ``flood_window`` seconds after which the connection
+    is closed (1008); the refused messages get one ``rate_limited`` error a second at most."""
+    flood_window: float = 60.0
+    """The sliding window, in seconds, over which refused messages are counted."""
     rest_rate: float = 5.0
     """Lobby requests (POST) per second per client address on average ..."""
     rest_burst: int = 60

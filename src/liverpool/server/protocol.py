@@ -33,6 +33,7 @@ __all__ = [
     "QuickPlay",
     "RulesCheck",
     "SeatSpec",
+    "message_bytes",
     "parse_auth_message",
     "parse_client_message",
 ]
@@ -76,7 +77,11 @@ class ProtocolError(ValueError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """No extra field, and no conversion: ``"version": "4"``, ``"players": "4"`` or ``"on": 1``
+    are refused (an integer is a JSON integer, a boolean a JSON boolean; a number may be an
+    integer where a float is asked for)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # ---------------------------------------------------------------------------------------- REST
@@ -178,6 +183,17 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
 
 
+def message_bytes(text: str | bytes) -> int:
+    """The size of a message in bytes (UTF-8 for text), what :data:`MAX_MESSAGE_BYTES` limits.
+
+    >>> message_bytes("é" * 3), message_bytes(b"abc")
+    (6, 3)
+    """
+    if isinstance(text, bytes):
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def parse_auth_message(text: str | bytes) -> AuthMessage:
     """The socket's first message, ``{"type": "auth", "token": ...}``; a :class:`ProtocolError`
     (``bad_token``) for anything else.
@@ -190,7 +206,7 @@ def parse_auth_message(text: str | bytes) -> AuthMessage:
     liverpool.server.protocol.ProtocolError: the first message must be {"type": "auth", "token": "<the seat's token>"}
     """
     wanted = 'the first message must be {"type": "auth", "token": "<the seat\'s token>"}'
-    if len(text) > MAX_MESSAGE_BYTES:
+    if message_bytes(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError("bad_token", wanted)
     try:
         return AuthMessage.model_validate_json(text)
@@ -200,12 +216,15 @@ def parse_auth_message(text: str | bytes) -> AuthMessage:
 
 def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """The client message in ``text``; a :class:`ProtocolError` for anything malformed."""
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"message of {len(text)} bytes: the limit is {MAX_MESSAGE_BYTES}")
+    size = message_bytes(text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message of {size} bytes: the limit is {MAX_MESSAGE_BYTES}")
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError("malformed", "the message is not JSON") from None
+    except RecursionError:  # nested deeper than the parser goes: no message of the protocol is
+        raise ProtocolError("malformed", "the message is nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", 'a message is a JSON object with a "type"')
     kind = data.get("type")

@@ -47,8 +47,16 @@ def server_settings(tmp_path: Path, game_seed: int = 1, **options: Any) -> Setti
         "burst": 100_000,
         "rest_rate": 100_000.0,
         "rest_burst": 100_000,
+        "get_rate": 100_000.0,
+        "get_burst": 100_000,
+        "heavy_rate": 100_000.0,
+        "heavy_burst": 100_000,
+        "max_waiting": 100_000,
+        "max_waiting_per_address": 100_000,
         "seeds": seeds_from(game_seed),
         "warm_hints": False,  # no hint worker process for every table of the tests
+        "bot_workers": 0,  # bots and replays in a thread (tests/server/test_server_offloop.py: processes)
+        "replay_workers": 0,
     }
     return Settings(**(base | options))
 

@@ -23,6 +23,7 @@ __all__ = [
     "CheckMessage",
     "ClientMessage",
     "CreateTable",
+    "ErrorAnswer",
     "HintMessage",
     "HintOption",
     "JoinTable",
@@ -36,6 +37,7 @@ __all__ = [
     "message_bytes",
     "parse_auth_message",
     "parse_client_message",
+    "validation_detail",
 ]
 
 PROTOCOL_VERSION = 3
@@ -85,6 +87,26 @@ class _Strict(BaseModel):
 
 
 # ---------------------------------------------------------------------------------------- REST
+class ErrorAnswer(BaseModel):
+    """Every refused REST request's body, whatever its status."""
+
+    detail: str = Field(description="why, in words a person can read")
+
+
+def validation_detail(errors: Any) -> str:
+    """FastAPI's list of validation errors as one reason: the first bad field named.
+
+    >>> validation_detail([{"loc": ("body", "players"), "msg": "Input should be a valid integer"}])
+    'body.players: Input should be a valid integer'
+    """
+    if not errors:
+        return "bad request"
+    first = errors[0]
+    where = ".".join(str(x) for x in first.get("loc", ()))
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first.get('msg')}{more}" if where else f"{first.get('msg')}{more}"
+
+
 class SeatSpec(_Strict):
     """One seat of a new table: a person, or a bot (``easy``/``medium``/``hard`` or any bot name)."""
 

@@ -331,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
         "turns, the first one alternating), against the load of other programs that comes and goes",
     )
     parser.add_argument(
+        "--bots", type=int, default=0, choices=range(4), help="seats of each table played by the server's bots"
+    )
+    parser.add_argument(
         "--paced",
         default=None,
         metavar="COUNTS",
@@ -338,7 +341,12 @@ def main(argv: list[str] | None = None) -> int:
         "list, rising), the acknowledgement p99 of each and the largest count under 100 ms",
     )
     args = parser.parse_args(argv)
-    out: dict[str, Any] = {"seconds": args.seconds, "think_ms": args.think_ms, "synchronous": args.synchronous}
+    out: dict[str, Any] = {
+        "seconds": args.seconds,
+        "think_ms": args.think_ms,
+        "bots": args.bots,
+        "synchronous": args.synchronous,
+    }
     if args.compare is not None:
         if not (args.compare / "src" / "liverpool").is_dir():
             parser.error(f"--compare: no src/liverpool in {args.compare}")
@@ -378,7 +386,13 @@ def main(argv: list[str] | None = None) -> int:
                     for name in order:
                         asyncio.run(
                             measure(
-                                servers[name], count, args.seconds, args.think_ms / 1000, pids.get(name), samples[name]
+                                servers[name],
+                                count,
+                                args.seconds,
+                                args.think_ms / 1000,
+                                pids.get(name),
+                                samples[name],
+                                bots=args.bots,
                             )
                         )
                 figures = samples["this"].figures()

@@ -17,11 +17,21 @@ from typing import Any, TypeVar
 
 from ..actions import Action, action_from_dict
 from ..analysis import Budget, explain, hint, review
-from ..bots import Bot
+from ..bots import Bot, EasyBot, GreedyBot, RandomBot
 from ..game import Game
 from ..rules import RuleSet
 
-__all__ = ["Workers", "bot_act", "hint_answer", "record_bytes", "record_of", "replay_bytes", "review_answer"]
+__all__ = [
+    "Workers",
+    "bot_act",
+    "hint_answer",
+    "json_bytes",
+    "plays_in_process",
+    "record_bytes",
+    "record_of",
+    "replay_bytes",
+    "review_answer",
+]
 
 T = TypeVar("T")
 
@@ -45,6 +55,24 @@ def hint_answer(
     found = hint(view, legal, Budget(samples=samples, seed=seed), names=names)
     data = found.to_dict()
     return {"index": list(legal).index(found.action), "text": found.reason, "cards": data.get("cards", [])}
+
+
+QUICK_BOTS: tuple[type[Bot], ...] = (RandomBot, GreedyBot, EasyBot)
+"""Bots whose decisions take well under a millisecond (``easy``, ``medium``, ``random``): sending
+one to a worker process would cost more than the move (a round trip of 1 to 10 ms on a busy
+2-core machine) and they hold the interpreter lock for no longer than the loop's own steps, so
+they play in a thread. Every other bot (``hard``, which thinks for seconds; any bot of a plugin)
+plays in a worker process."""
+
+
+def plays_in_process(bot: Bot) -> bool:
+    """True when ``bot``'s moves are made in a worker process (see :data:`QUICK_BOTS`).
+
+    >>> from liverpool.bots import get
+    >>> plays_in_process(get("medium")), plays_in_process(get("hard"))
+    (False, True)
+    """
+    return type(bot) not in QUICK_BOTS
 
 
 def bot_act(bot: Bot, view: dict[str, Any], legal: Sequence[Action]) -> tuple[Action, Bot]:
@@ -80,7 +108,7 @@ def record_of(
     }
 
 
-def _json(data: Any) -> bytes:
+def json_bytes(data: Any) -> bytes:
     """JSON as the server's responses encode it (Starlette's ``JSONResponse.render``)."""
     return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
 
@@ -89,7 +117,7 @@ def record_bytes(
     table_id: str, row: dict[str, Any], seat_rows: Sequence[dict[str, Any]], actions: Sequence[dict[str, Any]]
 ) -> bytes:
     """The JSON of ``GET /api/tables/{id}/record`` (in a worker: rebuilt and encoded there)."""
-    return _json(record_of(table_id, row, seat_rows, actions))
+    return json_bytes(record_of(table_id, row, seat_rows, actions))
 
 
 def replay_bytes(
@@ -98,7 +126,7 @@ def replay_bytes(
     """The JSON of ``GET /api/tables/{id}/replay``: the game as frames (``replay_frames``)."""
     from ..web.replay import replay_frames
 
-    return _json({"frames": replay_frames(record_of(table_id, row, seat_rows, actions))})
+    return json_bytes({"frames": replay_frames(record_of(table_id, row, seat_rows, actions))})
 
 
 def _ready() -> bool:

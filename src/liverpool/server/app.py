@@ -337,12 +337,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(await lobby().finished_json(table_id, "replay"), media_type="application/json")
 
     @app.get("/api/tables/{table_id}/review/{seat}", tags=["records"], responses=_errors("get", *(404, 409, 422)))
-    async def review(table_id: str, seat: int, samples: int | None = None) -> dict[str, Any]:
+    async def review(table_id: str, seat: int, samples: int | None = None) -> Response:
         """The review of one seat's decisions in a finished game (``liverpool.analysis.review``,
         ``?samples=`` per decision, a fixed seed): each decision's verdict, the best action found
         and the points lost, and the summary. Computed in a worker process the first time, then
         read from the store. 409 before the game's end, 404 for an unknown table or seat."""
-        return await lobby().review(table_id, seat, samples)
+        return Response(await lobby().review_json(table_id, seat, samples), media_type="application/json")
 
     @app.get("/api/players/{name}/history", tags=["records"], responses=_errors("get", *(422,)))
     async def history(name: str, limit: int = 50) -> dict[str, Any]:

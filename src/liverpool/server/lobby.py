@@ -21,7 +21,7 @@ from .. import rules as rules_module
 from ..bots import names as bot_names
 from ..game import Game
 from ..rules import PRESETS, RuleSet
-from .advice import Workers, record_bytes, record_of, replay_bytes, review_answer
+from .advice import Workers, json_bytes, record_bytes, record_of, replay_bytes, review_answer
 from .config import Settings
 from .limits import RateLimiter
 from .protocol import CreateTable, SeatSpec
@@ -405,7 +405,6 @@ class Lobby:
         (``Settings.evict_after``)."""
         if self._sweeper is None:
             self._sweeper = asyncio.create_task(self._sweep_loop(), name="liverpool-lobby-sweeper")
-        self.bot_workers.warm()  # a process takes a second or more to start: not at the first move
 
     async def _sweep_loop(self) -> None:
         every = min(60.0, max(0.05, self.settings.evict_after / 2))
@@ -471,11 +470,29 @@ class Lobby:
         fn = replay_bytes if kind == "replay" else record_bytes
         data = await self.replay_workers.run(fn, table_id, row, seat_rows, actions)
         self.encodings_made += 1
+        self._keep_encoded(key, data)
+        return data
+
+    def _keep_encoded(self, key: tuple[str, str], data: bytes) -> None:
         self._encoded[key] = data
         self._encoded_size += len(data)
         while self._encoded_size > self.settings.replay_cache_bytes and len(self._encoded) > 1:
             _old, dropped = self._encoded.popitem(last=False)
             self._encoded_size -= len(dropped)
+
+    async def review_json(self, table_id: str, seat: int, samples: int | None = None) -> bytes:
+        """:meth:`review`'s answer as JSON; once it comes from the store (``"cached": true``)
+        its bytes are kept with the replays' and sent as they are (no encoding on the loop)."""
+        wanted = self.settings.review_samples if samples is None else samples
+        key = ("review", f"{table_id}/{seat}/{wanted}/{self.settings.analysis_seed}")
+        kept = self._encoded.get(key)
+        if kept is not None:
+            self._encoded.move_to_end(key)
+            return kept
+        answer = await self.review(table_id, seat, samples)
+        data = json_bytes(answer)
+        if answer.get("cached"):
+            self._keep_encoded(key, data)
         return data
 
     async def review(self, table_id: str, seat: int, samples: int | None = None) -> dict[str, Any]:

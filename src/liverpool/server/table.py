@@ -28,7 +28,7 @@ from ..describe import describe_action, describe_event
 from ..driver import next_to_act
 from ..game import PLAY, Game, IllegalAction
 from ..rules import RuleSet
-from .advice import bot_act, hint_answer
+from .advice import bot_act, hint_answer, plays_in_process
 from .protocol import (
     PROTOCOL_VERSION,
     ActMessage,
@@ -923,12 +923,15 @@ class Table:
             if not legal:
                 return
             bot = self._bot_for(seat)
-            # in a worker process (Settings.bot_workers): a bot thinking, however long, holds
-            # neither this event loop nor its interpreter lock, so no other table waits for it
-            action, moved = await self.lobby.bot_workers.run(bot_act, bot, view, legal)
-            s = self.seats[seat]
-            if s.engine_bot is bot:
-                s.engine_bot = moved  # the bot as the move left it (its random state moved on)
+            if plays_in_process(bot):
+                # in a worker process (Settings.bot_workers): a bot thinking, however long, holds
+                # neither this event loop nor its interpreter lock, so no other table waits for it
+                action, moved = await self.lobby.bot_workers.run(bot_act, bot, view, legal)
+                s = self.seats[seat]
+                if s.engine_bot is bot:
+                    s.engine_bot = moved  # the bot as the move left it (its random state moved on)
+            else:  # a quick bot (well under a millisecond a move): a thread costs less than a process
+                action = await asyncio.to_thread(bot.act, view, legal)
         async with self.lock:
             now = asyncio.get_running_loop().time()
             plan = self._plan(now)

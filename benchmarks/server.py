@@ -8,6 +8,7 @@ it can; else discard), nobody buys. An action's time is from sending ``act`` to 
 committed to SQLite, four views built and sent). Prints one JSON object.
 
     python benchmarks/server.py [--seconds 10] [--tables 1,50] [--think-ms 0] [--compare CHECKOUT] [--rounds 1]
+    python benchmarks/server.py --paced 25,50,100,200 [--seconds 20]   # people's pace, bots in two seats
 
 ``server_actions_per_s`` is the number of actions all tables made per second; with
 ``--think-ms`` each seat waits about that long before each move (uniformly 0.5-1.5 times it): a
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -58,12 +60,28 @@ def choose(view: dict[str, Any] | None, state: dict[str, Any]) -> str | None:
     return str(legal[-1]["id"])
 
 
+async def open_seat(url: str, token: str) -> Any:
+    """A seat's socket, its ``hello`` read: the token as the first message (protocol 3), or in
+    the URL for a server of protocol 2 (``--compare`` with an older checkout)."""
+    ws = await websockets.connect(url, max_size=2**24)
+    with contextlib.suppress(websockets.ConnectionClosed):  # an old server refused at once: its error is read next
+        await ws.send(json.dumps({"type": "auth", "token": token}))
+    first = json.loads(await ws.recv())
+    if first.get("type") == "error" and first.get("code") == "bad_token":
+        await ws.close()
+        ws = await websockets.connect(f"{url}?token={token}", max_size=2**24)
+        first = json.loads(await ws.recv())
+    assert first["type"] == "hello", first
+    return ws
+
+
 class TableRun:
     """One table of four scripted sockets."""
 
-    def __init__(self, base: str, think: float, seed: int = 0) -> None:
+    def __init__(self, base: str, think: float, seed: int = 0, bots: int = 0) -> None:
         self.base = base
         self.think = think
+        self.bots = bots  # the last ``bots`` seats are the server's bots (medium), not sockets
         self.times: list[float] = []
         self.actions = 0
         self.games = 0
@@ -71,9 +89,15 @@ class TableRun:
         self.rng = random.Random(seed)
 
     async def setup(self, http: httpx.AsyncClient) -> tuple[str, list[str]]:
-        created = (await http.post(f"{self.base}/api/tables", json={"players": 4, "name": "A"})).json()
+        body: dict[str, Any] = {"players": 4, "name": "A"}
+        if self.bots:
+            body["seats"] = [{"kind": "human"}] * (4 - self.bots) + [{"kind": "bot", "bot": "medium"}] * self.bots
+        answer = await http.post(f"{self.base}/api/tables", json=body)
+        created = answer.json()
+        if answer.status_code != 200:
+            raise RuntimeError(f"the server refused a table: {answer.status_code} {created}")
         tokens = [created["token"]]
-        for name in "BCD":
+        for name in "BCD"[: 3 - self.bots]:
             joined = await http.post(f"{self.base}/api/tables/{created['table_id']}/join", json={"name": name})
             tokens.append(joined.json()["token"])
         return str(created["table_id"]), tokens
@@ -84,8 +108,7 @@ class TableRun:
         ws_base = self.base.replace("http://", "ws://")
         socks = []
         for t in tokens:
-            ws = await websockets.connect(f"{ws_base}/ws/tables/{table_id}?token={t}", max_size=2**24)
-            await ws.recv()  # hello (before the start)
+            ws = await open_seat(f"{ws_base}/ws/tables/{table_id}", t)
             socks.append(ws)
         self.prepared = (table_id, tokens, socks)
 
@@ -118,6 +141,9 @@ class TableRun:
             msg = json.loads(text)
             if msg["type"] not in ("state", "hello"):
                 if msg["type"] == "error":
+                    if self.bots and msg.get("code") in ("stale", "not_your_turn", "not_in_list"):
+                        pending = None  # a bot moved out of turn first (a buy): choose again
+                        continue
                     raise RuntimeError(f"server error: {msg}")
                 continue
             if pending is not None and msg["version"] > pending[0]:
@@ -177,12 +203,18 @@ class Sample:
 
 
 async def measure(
-    base: str, tables: int, seconds: float, think: float, pid: int | None = None, into: Sample | None = None
+    base: str,
+    tables: int,
+    seconds: float,
+    think: float,
+    pid: int | None = None,
+    into: Sample | None = None,
+    bots: int = 0,
 ) -> Sample:
     """``tables`` tables playing for ``seconds`` against the server at ``base`` (its process
-    ``pid``, for its CPU time), added to ``into``."""
+    ``pid``, for its CPU time), added to ``into``; ``bots`` seats of each are the server's bots."""
     sample = into if into is not None else Sample()
-    runs = [TableRun(base, think, seed=i) for i in range(tables)]
+    runs = [TableRun(base, think, seed=i, bots=bots) for i in range(tables)]
     limits = httpx.Limits(max_connections=64, keepalive_expiry=2.0)  # before the server drops them (5 s)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         await asyncio.gather(*(r.prepare(http) for r in runs))
@@ -234,6 +266,11 @@ def start_server(folder: Path, port: int, synchronous: str, source: Path | None 
     env = os.environ | {"PYTHONUNBUFFERED": "1"}
     if source is not None:
         env["PYTHONPATH"] = str(source / "src")
+    shown = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True, check=False).stdout
+    if "--max-waiting" in shown:  # a server with limits on reads and waiting tables (issue 21): lifted
+        cmd += ["--get-rate", "100000", "--max-waiting", "1000000", "--max-waiting-per-address", "1000000"]
+    if "--buy-window" in shown:  # people here never buy: bots need not wait for them
+        cmd += ["--buy-window", "0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env)
     for _ in range(300):
         try:
@@ -244,6 +281,26 @@ def start_server(folder: Path, port: int, synchronous: str, source: Path | None 
         time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the server did not start")
+
+
+def paced_capacity(
+    base: str, counts: list[int], seconds: float, pid: int | None = None, target_ms: float = 100.0
+) -> dict[str, Any]:
+    """People's pace (each person thinks 0.25-0.75 s before a move) with bots in two seats of
+    every table: the acknowledgement p99 of the people's moves for each table count, and the
+    largest count whose p99 stays under ``target_ms`` (counts after the first one over are not
+    measured: they would only be slower)."""
+    out: dict[str, Any] = {"think_ms": 500, "bots_per_table": 2, "target_ms_p99": target_ms}
+    best = 0
+    for count in counts:
+        sample = asyncio.run(measure(base, count, seconds, 0.5, pid, bots=2))
+        figures = sample.figures()
+        out[f"paced_tables_{count}"] = figures
+        if figures["server_action_ms_p99"] >= target_ms:
+            break
+        best = count
+    out["paced_capacity_tables"] = best
+    return out
 
 
 def _ratios(new: dict[str, float], old: dict[str, float]) -> dict[str, float]:
@@ -273,8 +330,23 @@ def main(argv: list[str] | None = None) -> int:
         help="measurements per table count and server, pooled (with --compare the two servers take "
         "turns, the first one alternating), against the load of other programs that comes and goes",
     )
+    parser.add_argument(
+        "--bots", type=int, default=0, choices=range(4), help="seats of each table played by the server's bots"
+    )
+    parser.add_argument(
+        "--paced",
+        default=None,
+        metavar="COUNTS",
+        help="instead: people's pace (think 0.25-0.75 s, two bots a table) at these table counts (comma "
+        "list, rising), the acknowledgement p99 of each and the largest count under 100 ms",
+    )
     args = parser.parse_args(argv)
-    out: dict[str, Any] = {"seconds": args.seconds, "think_ms": args.think_ms, "synchronous": args.synchronous}
+    out: dict[str, Any] = {
+        "seconds": args.seconds,
+        "think_ms": args.think_ms,
+        "bots": args.bots,
+        "synchronous": args.synchronous,
+    }
     if args.compare is not None:
         if not (args.compare / "src" / "liverpool").is_dir():
             parser.error(f"--compare: no src/liverpool in {args.compare}")
@@ -300,15 +372,27 @@ def main(argv: list[str] | None = None) -> int:
                 pids["other"] = procs[-1].pid
             for base in servers.values():
                 asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
+            if args.paced is not None:
+                counts = [int(n) for n in args.paced.split(",")]
+                for name, base in servers.items():
+                    key = "paced" if name == "this" else "compare_paced"
+                    out[key] = paced_capacity(base, counts, args.seconds, pids.get(name))
+                servers = {}  # nothing else measured
             out["rounds"] = args.rounds
-            for count in (int(n) for n in args.tables.split(",")):
+            for count in (int(n) for n in args.tables.split(",")) if servers else ():
                 samples = {name: Sample() for name in servers}
                 for r in range(args.rounds):
                     order = list(servers) if r % 2 else list(reversed(servers))  # "other" first in round 0
                     for name in order:
                         asyncio.run(
                             measure(
-                                servers[name], count, args.seconds, args.think_ms / 1000, pids.get(name), samples[name]
+                                servers[name],
+                                count,
+                                args.seconds,
+                                args.think_ms / 1000,
+                                pids.get(name),
+                                samples[name],
+                                bots=args.bots,
                             )
                         )
                 figures = samples["this"].figures()

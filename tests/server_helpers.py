@@ -55,8 +55,16 @@ def server_settings(tmp_path: Path, game_seed: int = 1, **options: Any) -> Setti
         "burst": 100_000,
         "rest_rate": 100_000.0,
         "rest_burst": 100_000,
+        "get_rate": 100_000.0,
+        "get_burst": 100_000,
+        "heavy_rate": 100_000.0,
+        "heavy_burst": 100_000,
+        "max_waiting": 100_000,
+        "max_waiting_per_address": 100_000,
         "seeds": seeds_from(game_seed),
         "warm_hints": False,  # no hint worker process for every table of the tests
+        "bot_workers": 0,  # bots and replays in a thread (tests/server/test_server_offloop.py: processes)
+        "replay_workers": 0,
     }
     return Settings(**(base | options))
 
@@ -67,7 +75,7 @@ def normal(data: Any) -> Any:
 
 
 def rebuild(view: Msg | None, log: list[Msg], msg: Msg) -> tuple[Msg | None, list[Msg]]:
-    """A client's side of protocol 2 (docs/protocol.md): the seat's whole view and the event log
+    """A client's side of protocol 3 (docs/protocol.md): the seat's whole view and the event log
     after ``msg``, from those after the messages before it. ``hello`` brings the whole view and
     every event so far; a ``state`` the view's changed keys (merged in) and the new events, this
     deal's events being the log from ``deal_events_from`` on."""
@@ -146,7 +154,8 @@ class Sock:
 
 
 def connect(client: TestClient, table_id: str, token: str, seat: int, stack: ExitStack) -> Sock:
-    ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}?token={token}"))
+    ws = stack.enter_context(client.websocket_connect(f"/ws/tables/{table_id}"))
+    ws.send_json({"type": "auth", "token": token})  # protocol 3: the token is the first message
     return Sock(ws, seat)
 
 
@@ -168,7 +177,7 @@ class Harness:
         self.socks = [connect(client, self.table_id, t, i, stack) for i, t in enumerate(self.tokens)]
         for s in self.socks:
             hello = s.expect("hello")
-            assert hello["view"] is None and hello["protocol"] == 2
+            assert hello["view"] is None and hello["protocol"] == 3
         started = client.post(f"/api/tables/{self.table_id}/start", headers={"X-Seat-Token": self.tokens[0]})
         assert started.status_code == 200, started.text
         from liverpool.rules import RuleSet

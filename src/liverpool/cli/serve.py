@@ -26,11 +26,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         burst=max(40, int(2 * args.rate)),
         rest_rate=args.rest_rate,
         rest_burst=max(60, int(2 * args.rest_rate)),
+        get_rate=args.get_rate,
+        get_burst=max(60, int(3 * args.get_rate)),
+        max_waiting=args.max_waiting,
+        max_waiting_per_address=args.max_waiting_per_address,
         hint_samples=args.hint_samples,
         review_samples=args.review_samples,
         review_max_samples=max(64, args.review_samples),
         review_workers=args.review_workers,
         review_jobs=args.review_jobs,
+        bot_workers=args.bot_workers,
     )
     from ..server.store import StoreLocked, async_url, check_free
 
@@ -54,7 +59,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Liverpool server: open http://{shown}:{args.port}/ (lobby API at /docs; store {args.database})")
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=4 * 64 * 1024)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=4 * 64 * 1024,
+        forwarded_allow_ips=args.forwarded_allow_ips,  # None: $FORWARDED_ALLOW_IPS or 127.0.0.1
+    )
     return 0
 
 
@@ -96,6 +108,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--rate", type=float, default=20.0, help="messages per second a socket may send (on average)")
     p.add_argument("--rest-rate", type=float, default=5.0, help="lobby requests per second per client address")
     p.add_argument(
+        "--get-rate", type=float, default=20.0, help="lobby reads (GET /api/...) per second per client address"
+    )
+    p.add_argument(
+        "--max-waiting", type=_positive, default=2000, help="tables waiting for players the server keeps at most"
+    )
+    p.add_argument(
+        "--max-waiting-per-address",
+        type=_positive,
+        default=20,
+        help="tables waiting for players one client address may have made",
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="comma-separated addresses of trusted reverse proxies (or '*') whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed: rate limits and caps then count each player's own address "
+        "(uvicorn's option; default: $FORWARDED_ALLOW_IPS or 127.0.0.1)",
+    )
+    p.add_argument(
         "--hint-samples", type=_positive, default=24, help="samples of the hidden cards behind a hint (default 24)"
     )
     p.add_argument(
@@ -115,6 +147,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=_positive,
         default=1,
         help="server processes (default 1; more than 1 needs PostgreSQL and is not supported yet, docs/deploy.md)",
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        choices=range(0, 65),
+        default=1,
+        metavar="N",
+        help="worker processes making the bots' moves (default 1; 0: a thread of the server)",
     )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(func=_cmd_serve)

@@ -6,6 +6,8 @@ game. Needs the ``server`` extra (``pip install 'liverpool-rummy[server]'``).
 - :mod:`.table`: one table: its lock, its sockets, its bots.
 - :mod:`.store`: the append-only log (SQLAlchemy Core, Alembic migrations).
 - :mod:`.protocol`: the client messages (pydantic); ``docs/protocol.md`` documents them all.
+- :mod:`.advice`: bot moves, hints, reviews, records and replays in worker processes.
+- :mod:`.limits`: the rate limits by client address; :mod:`.logs`: no secret in a log line.
 """
 
 from __future__ import annotations

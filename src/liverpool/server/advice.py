@@ -1,5 +1,5 @@
-"""Hints and reviews for the server, computed in worker processes so the event loop is never
-blocked (``loop.run_in_executor`` on a :class:`Workers` pool).
+"""Bot moves, hints, reviews and replays for the server, computed in worker processes so the
+event loop is never blocked (``loop.run_in_executor`` on a :class:`Workers` pool).
 
 The functions run in the worker: they take and return plain data (a record, a view, actions)
 and are deterministic for a given budget (the sample count and the seed), so a review read from
@@ -9,15 +9,30 @@ the store equals a fresh one.
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from ..actions import Action
+from ..actions import Action, action_from_dict
 from ..analysis import Budget, explain, hint, review
+from ..bots import Bot, EasyBot, GreedyBot, RandomBot
+from ..game import Game
+from ..rules import RuleSet
+from .names import seat_name
 
-__all__ = ["Workers", "hint_answer", "review_answer"]
+__all__ = [
+    "Workers",
+    "bot_act",
+    "hint_answer",
+    "json_bytes",
+    "plays_in_process",
+    "record_bytes",
+    "record_of",
+    "replay_bytes",
+    "review_answer",
+]
 
 T = TypeVar("T")
 
@@ -43,6 +58,78 @@ def hint_answer(
     return {"index": list(legal).index(found.action), "text": found.reason, "cards": data.get("cards", [])}
 
 
+QUICK_BOTS: tuple[type[Bot], ...] = (RandomBot, GreedyBot, EasyBot)
+"""Bots whose decisions take well under a millisecond (``easy``, ``medium``, ``random``): sending
+one to a worker process would cost more than the move (a round trip of 1 to 10 ms on a busy
+2-core machine) and they hold the interpreter lock for no longer than the loop's own steps, so
+they play in a thread. Every other bot (``hard``, which thinks for seconds; any bot of a plugin)
+plays in a worker process."""
+
+
+def plays_in_process(bot: Bot) -> bool:
+    """True when ``bot``'s moves are made in a worker process (see :data:`QUICK_BOTS`).
+
+    >>> from liverpool.bots import get
+    >>> plays_in_process(get("medium")), plays_in_process(get("hard"))
+    (False, True)
+    """
+    return type(bot) not in QUICK_BOTS
+
+
+def bot_act(bot: Bot, view: dict[str, Any], legal: Sequence[Action]) -> tuple[Action, Bot]:
+    """``bot.act(view, legal)`` in a worker: the action and the bot after it (its random state
+    moved on), which the table keeps for the seat's next move, so the moves are those the bot
+    would make in the server's own process."""
+    return bot.act(view, legal), bot
+
+
+def record_of(
+    table_id: str, row: dict[str, Any], seat_rows: Sequence[dict[str, Any]], actions: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """The full record of a finished game from the store's rows: the engine's record, names,
+    final scores, every public event and each deal's hands as dealt (the game replayed)."""
+    game = Game.new(players=row["players"], rules=RuleSet.from_dict(row["rules"]), seed=row["seed"])
+    deals = [{"deal": game.deal, "hands": [[str(c) for c in game.hand(p)] for p in range(game.players)]}]
+    for data in actions:
+        game.apply(action_from_dict(data))
+        if not game.is_over and game.deal != deals[-1]["deal"]:
+            deals.append({"deal": game.deal, "hands": [[str(c) for c in game.hand(p)] for p in range(game.players)]})
+    record = game.record()
+    names = [seat_name(s["seat"], s["name"], s["kind"], s["bot"]) for s in seat_rows]
+    return record | {
+        "table_id": table_id,
+        "names": names,
+        "seats": [
+            {"seat": s["seat"], "name": names[i], "kind": s["kind"], "bot": s["bot"]} for i, s in enumerate(seat_rows)
+        ],
+        "scores": game.scores,
+        "winners": game.winners,
+        "deals": deals,
+        "events": game.events,
+    }
+
+
+def json_bytes(data: Any) -> bytes:
+    """JSON as the server's responses encode it (Starlette's ``JSONResponse.render``)."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
+
+
+def record_bytes(
+    table_id: str, row: dict[str, Any], seat_rows: Sequence[dict[str, Any]], actions: Sequence[dict[str, Any]]
+) -> bytes:
+    """The JSON of ``GET /api/tables/{id}/record`` (in a worker: rebuilt and encoded there)."""
+    return json_bytes(record_of(table_id, row, seat_rows, actions))
+
+
+def replay_bytes(
+    table_id: str, row: dict[str, Any], seat_rows: Sequence[dict[str, Any]], actions: Sequence[dict[str, Any]]
+) -> bytes:
+    """The JSON of ``GET /api/tables/{id}/replay``: the game as frames (``replay_frames``)."""
+    from ..web.replay import replay_frames
+
+    return json_bytes({"frames": replay_frames(record_of(table_id, row, seat_rows, actions))})
+
+
 def _ready() -> bool:
     return True
 
@@ -65,8 +152,16 @@ class Workers:
         return self._pool
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker; the event loop goes on meanwhile."""
-        return await asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+        """``fn(*args)`` in a worker; the event loop goes on meanwhile. A pool whose worker died
+        is dropped (the job fails; the next one starts a new pool)."""
+        pool = self._executor()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except BrokenExecutor:
+            if self._pool is pool and pool is not None:
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
     def warm(self) -> None:
         """Start a worker now (a process takes a second or more to start and import the

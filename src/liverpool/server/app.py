@@ -17,20 +17,34 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
 from ..bots import names as bot_names
 from ..rules import PRESETS
-from ..web.replay import replay_frames
-from . import spectate
+from . import logs, spectate
 from .accounts import CsrfMiddleware, check_seat_name
 from .accounts import router as accounts_router
 from .config import Settings, default_static_dir
 from .lobby import Lobby, option_fields, rules_for
 from .players import refuse_private
 from .players import router as players_router
-from .protocol import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, CreateTable, JoinTable, QuickPlay, RulesCheck, SeatSpec
+from .protocol import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    CreateTable,
+    ErrorAnswer,
+    JoinTable,
+    ProtocolError,
+    QuickPlay,
+    RulesCheck,
+    SeatSpec,
+    parse_auth_message,
+    validation_detail,
+)
 from .store import Store, StoreLocked
 from .table import LobbyError
 
@@ -74,6 +88,32 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
     return host is not None and urlsplit(origin).netloc == host
 
 
+_STATUS_WHY = {
+    400: "the body is not JSON",
+    403: "no or wrong seat token (header X-Seat-Token), or a browser origin not allowed",
+    404: "no such table (or seat)",
+    409: "the table is full, already started, or its game not over",
+    413: f"a request body over {MAX_MESSAGE_BYTES} bytes",
+    422: "a bad request or rule option (the detail names it)",
+    429: "too many requests from this address, or too many tables waiting for players",
+    503: "the server is starting",
+}
+
+
+def _errors(method: str, *codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route: every error status it answers besides 200, each
+    with the one error model the server sends (``{"detail": "..."}``, :class:`ErrorAnswer`)."""
+    every = {429, 503} | ({400, 403, 413, 422} if method == "post" else set())
+    return {code: {"model": ErrorAnswer, "description": _STATUS_WHY[code]} for code in sorted(every | set(codes))}
+
+
+def _address(scope: Scope) -> str:
+    """The client's address (behind a trusted proxy, the one it forwarded: uvicorn's
+    ``--forwarded-allow-ips`` rewrites the scope's client)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
 class _Guard:
     """ASGI middleware: refuse lobby requests from other origins, bodies over 64 KiB, floods."""
 
@@ -83,7 +123,19 @@ class _Guard:
         self.lobby = lobby
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+        if scope["type"] != "http" or scope.get("method") == "OPTIONS":
+            await self.app(scope, receive, send)
+            return
+        if scope.get("method") in ("GET", "HEAD"):
+            path = str(scope.get("path", ""))
+            lobby = self.lobby()
+            if path.startswith("/api/") and lobby is not None:
+                heavy = path.endswith(("/record", "/replay")) or "/review/" in path
+                if not lobby.allow_request(_address(scope), "GET", heavy):
+                    await JSONResponse({"detail": "too many requests: slow down"}, status_code=429)(
+                        scope, receive, send
+                    )
+                    return
             await self.app(scope, receive, send)
             return
         origin = _header(scope, b"origin")
@@ -97,21 +149,38 @@ class _Guard:
             )
             return
         lobby = self.lobby()
-        client = scope.get("client")
-        if lobby is not None and not lobby.allow_request(client[0] if client else "?"):
+        if lobby is not None and not lobby.allow_request(_address(scope)):
             await JSONResponse({"detail": "too many requests: slow down"}, status_code=429)(scope, receive, send)
             return
+        # the whole body is read here, counted in bytes whatever its framing (a Content-Length,
+        # or chunks with none), and handed to the app only when it is within the limit
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            seen += len(body)
             if seen > MAX_MESSAGE_BYTES:
-                raise LobbyError(413, f"request body over {MAX_MESSAGE_BYTES} bytes")
-            return message
+                await JSONResponse({"detail": f"request body over {MAX_MESSAGE_BYTES} bytes"}, status_code=413)(
+                    scope, receive, send
+                )
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole = b"".join(chunks)
+        sent = False
 
-        await self.app(scope, limited, send)
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -122,6 +191,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        logs.install()  # after uvicorn configured its loggers: no secret in any log line
         store = Store(settings.database, settings.synchronous)
         try:
             await store.open()
@@ -146,10 +216,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="Liverpool",
         version=str(PROTOCOL_VERSION),
         summary="The lobby of a Liverpool Rummy server: tables, seats, records. Play is over the WebSocket "
-        "/ws/tables/{table_id}?token=... (docs/protocol.md).",
+        "/ws/tables/{table_id}, whose first message is the seat's token (docs/protocol.md).",
         lifespan=lifespan,
     )
     app.state.settings = settings
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's document without the 422 it adds to every route with parameters (with
+        its own model): each route lists the statuses it answers, errors with ErrorAnswer."""
+        if app.openapi_schema is None:
+            doc = get_openapi(title=app.title, version=app.version, summary=app.summary, routes=app.routes)
+            for item in doc.get("paths", {}).values():
+                for op in item.values():
+                    answer = op.get("responses", {}).get("422", {})
+                    ref = answer.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
+                    if ref.endswith("/HTTPValidationError"):
+                        del op["responses"]["422"]
+            schemas = doc.get("components", {}).get("schemas", {})
+            schemas.pop("HTTPValidationError", None)
+            schemas.pop("ValidationError", None)
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     def lobby() -> Lobby:
         found = state.get("lobby")
@@ -163,6 +252,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # one error model for every error: {"detail": "a reason"}, here the first bad field named
+        return JSONResponse({"detail": validation_detail(exc.errors())}, status_code=422)
+
     def base_url(request: Request) -> str:
         return (settings.public_url or str(request.base_url)).rstrip("/")
 
@@ -175,12 +269,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         }
 
     # ------------------------------------------------------------------ rules
-    @app.get("/api/presets", tags=["rules"])
+    @app.get("/api/presets", tags=["rules"], responses=_errors("get", *()))
     async def presets() -> dict[str, Any]:
         """The presets and, for each, every rule option with its value, type, choices and rule."""
         return {"presets": list(PRESETS), "options": {name: option_fields(name) for name in PRESETS}}
 
-    @app.post("/api/rules/check", tags=["rules"])
+    @app.post("/api/rules/check", tags=["rules"], responses=_errors("post", *(422,)))
     async def rules_check(body: RulesCheck) -> dict[str, Any]:
         """Validate a preset and options: the rules in effect in plain words, or 422 naming the option."""
         try:
@@ -190,14 +284,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"ok": True, "describe": [list(pair) for pair in rules.describe(body.players)]}
 
     # ------------------------------------------------------------------ tables
-    @app.post("/api/tables", tags=["tables"])
+    @app.post("/api/tables", tags=["tables"], responses=_errors("post", *(422,)))
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """A new table; the answer holds the creator's seat token (keep it secret) and the invite link."""
         await check_seat_name(request, body.name)
-        table, token = await lobby().create(body)
+        table, token = await lobby().create(body, address=request.client.host if request.client else None)
         return seat_answer(request, table.id, 0, token)
 
-    @app.post("/api/quickplay", tags=["tables"])
+    @app.post("/api/quickplay", tags=["tables"], responses=_errors("post", *(422,)))
     async def quickplay(body: QuickPlay, request: Request) -> dict[str, Any]:
         """A started table: the caller against three bots."""
         if body.bot not in bot_names():
@@ -212,30 +306,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             rated=body.rated,
         )
         await check_seat_name(request, body.name)
-        table, token = await lobby().create(spec)
+        table, token = await lobby().create(spec, waits=False)
         await table.start(token)
         return seat_answer(request, table.id, 0, token)
 
-    @app.get("/api/tables/{table_id}", tags=["tables"])
+    @app.get("/api/tables/{table_id}", tags=["tables"], responses=_errors("get", *(404,)))
     async def table_info(table_id: str) -> dict[str, Any]:
         """The table: rules, seats (names, bots, who is connected), status."""
         return (await lobby().get(table_id)).info()
 
-    @app.post("/api/tables/{table_id}/join", tags=["tables"])
+    @app.post("/api/tables/{table_id}/join", tags=["tables"], responses=_errors("post", *(404, 409, 422)))
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take the first free person's seat: its token (409 when the table is full or started)."""
         await check_seat_name(request, body.name)
         seat, token = await (await lobby().get(table_id)).join(body.name)
         return seat_answer(request, table_id, seat, token)
 
-    @app.post("/api/tables/{table_id}/start", tags=["tables"])
+    @app.post("/api/tables/{table_id}/start", tags=["tables"], responses=_errors("post", *(403, 404, 409, 422)))
     async def start(table_id: str, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
         """Start the game (the creator's token); free person's seats are given to bots."""
         table = await lobby().get(table_id)
         await table.start(x_seat_token)
         return table.info()
 
-    @app.post("/api/tables/{table_id}/rematch", tags=["tables"])
+    @app.post("/api/tables/{table_id}/rematch", tags=["tables"], responses=_errors("post", *(403, 404, 409, 422)))
     async def rematch(table_id: str, request: Request, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
         """A new game with the same seats (made once); the caller's new token. Other people get
         theirs in a ``rematch`` message on their socket (or by calling this too)."""
@@ -243,26 +337,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         new, seat, token = await lob.rematch(await lob.get(table_id), x_seat_token)
         return seat_answer(request, new.id, seat, token)
 
-    @app.get("/api/tables/{table_id}/record", tags=["records"])
-    async def record(table_id: str) -> dict[str, Any]:
+    @app.get("/api/tables/{table_id}/record", tags=["records"], responses=_errors("get", *(404, 409)))
+    async def record(table_id: str) -> Response:
         """The full record of a finished game (rules, seed, every action, every hand dealt)."""
-        return await lobby().record(table_id)
+        return Response(await lobby().finished_json(table_id, "record"), media_type="application/json")
 
-    @app.get("/api/tables/{table_id}/replay", tags=["records"])
-    async def replay(table_id: str) -> dict[str, Any]:
-        """A finished game as frames, every hand after every action (the browser's replay page)."""
-        record = await lobby().record(table_id)
-        return {"frames": await asyncio.to_thread(replay_frames, record)}
+    @app.get("/api/tables/{table_id}/replay", tags=["records"], responses=_errors("get", *(404, 409)))
+    async def replay(table_id: str) -> Response:
+        """A finished game as frames, every hand after every action (the browser's replay page);
+        made once in a worker process, then sent as kept."""
+        return Response(await lobby().finished_json(table_id, "replay"), media_type="application/json")
 
-    @app.get("/api/tables/{table_id}/review/{seat}", tags=["records"])
-    async def review(table_id: str, seat: int, samples: int | None = None) -> dict[str, Any]:
+    @app.get("/api/tables/{table_id}/review/{seat}", tags=["records"], responses=_errors("get", *(404, 409, 422)))
+    async def review(table_id: str, seat: int, samples: int | None = None) -> Response:
         """The review of one seat's decisions in a finished game (``liverpool.analysis.review``,
         ``?samples=`` per decision, a fixed seed): each decision's verdict, the best action found
         and the points lost, and the summary. Computed in a worker process the first time, then
         read from the store. 409 before the game's end, 404 for an unknown table or seat."""
-        return await lobby().review(table_id, seat, samples)
+        return Response(await lobby().review_json(table_id, seat, samples), media_type="application/json")
 
-    @app.get("/api/players/{name}/history", tags=["records"])
+    @app.get("/api/players/{name}/history", tags=["records"], responses=_errors("get", *(404, 422)))
     async def history(name: str, request: Request, limit: int = 50) -> dict[str, Any]:
         """The finished games a display name played, newest first, with the results (404 for
         the reserved name of a private player, to anyone else)."""
@@ -273,9 +367,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts_router())  # reserved names, sessions (issue 26)
     app.include_router(players_router())  # players' pages, leaderboard
 
+    @app.api_route(
+        "/api/{rest:path}",
+        methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        include_in_schema=False,
+    )
+    async def api_fallback(request: Request, rest: str) -> JSONResponse:
+        """Any other method or path under /api: 405 with the route's methods, or 404 (not the
+        browser client's files, mounted at /, answering for the API)."""
+        path = request.url.path
+        allowed: set[str] = set()
+        for route in app.router.routes:
+            if isinstance(route, APIRoute) and route.include_in_schema and route.path_regex.match(path):
+                allowed |= route.methods or set()
+        if allowed:
+            return JSONResponse(
+                {"detail": f"{request.method} is not a method of {path}"},
+                status_code=405,
+                headers={"Allow": ", ".join(sorted(allowed))},
+            )
+        raise LobbyError(404, f"no API route {path}")
+
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{table_id}")
-    async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def play(websocket: WebSocket, table_id: str) -> None:
         origin = websocket.headers.get("origin")
         await websocket.accept()
 
@@ -283,6 +398,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.send_json({"type": "error", "code": code, "reason": reason})
             await websocket.close(code=close_code, reason=reason[:120])
 
+        if "token" in websocket.query_params:
+            # the old form (protocol 2): a token in a URL ends up in access logs (uvicorn's line
+            # for this socket is redacted by server/logs.py); refused, so no client keeps using it
+            await refuse(
+                "bad_token",
+                'the seat token goes in the first message, {"type": "auth", "token": ...}, never in the URL',
+                4401,
+            )
+            return
         if not origin_allowed(origin, websocket.headers.get("host"), settings.allowed_origins):
             await refuse("bad_origin", f"origin {origin} is not allowed", 4403)
             return
@@ -294,9 +418,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if table is None:
             await refuse("no_table", f"no table {table_id!r}", 4404)
             return
-        seat = table.seat_for_token(token)
+        try:
+            first = await asyncio.wait_for(websocket.receive(), settings.auth_timeout)
+        except TimeoutError:
+            await refuse("bad_token", f"no auth message in {settings.auth_timeout:g} s", 4401)
+            return
+        if first["type"] == "websocket.disconnect":
+            return
+        try:
+            auth = parse_auth_message(first.get("text") or first.get("bytes") or b"")
+        except ProtocolError as exc:
+            await refuse(exc.code, exc.reason, 4401)
+            return
+        seat = table.seat_for_token(auth.token)
         if seat is None:
-            await refuse("bad_token", "a seat token of this table is needed (?token=...)", 4401)
+            await refuse("bad_token", "not a seat token of this table", 4401)
             return
         await table.serve(websocket, seat)
 

@@ -47,12 +47,35 @@ class Settings:
     """Messages per second a socket may send on average ..."""
     burst: int = 40
     """... and at once; more get ``rate_limited`` errors."""
-    flood_close: int = 200
-    """Refused (rate-limited) messages after which the connection is closed."""
+    auth_timeout: float = 10.0
+    """Seconds a new socket has to send its first message, ``{"type": "auth", "token": ...}``."""
+    flood_close: int = 40
+    """Refused (rate-limited) messages within ``flood_window`` seconds after which the connection
+    is closed (1008); the refused messages get one ``rate_limited`` error a second at most."""
+    flood_window: float = 60.0
+    """The sliding window, in seconds, over which refused messages are counted."""
     rest_rate: float = 5.0
     """Lobby requests (POST) per second per client address on average ..."""
     rest_burst: int = 60
     """... and at once; more get 429."""
+    get_rate: float = 20.0
+    """Lobby reads (GET and HEAD under ``/api``) per second per client address on average ..."""
+    get_burst: int = 60
+    """... and at once; more get 429."""
+    heavy_rate: float = 1.0
+    """Reads of a finished game (record, replay, review) per second per client address on
+    average (besides ``get_rate``) ..."""
+    heavy_burst: int = 6
+    """... and at once; more get 429."""
+    max_waiting: int = 2000
+    """Tables waiting for players (made, not started) the server keeps at most; more get 429.
+    A table counts from its creation until it starts, or for ``waiting_expiry`` seconds."""
+    max_waiting_per_address: int = 20
+    """... and per client address that made them."""
+    waiting_expiry: float = 86_400.0
+    """Seconds after which a table nobody started stops counting against the caps."""
+    limiter_keys: int = 10_000
+    """Client addresses each rate limiter remembers at most (the least recently seen go first)."""
     seeds: Callable[[str], int] = field(default=secret_seed)
     """Where seeds come from: ``seeds("game")`` for the shuffles, ``seeds("bot3")`` for seat 3's bot."""
     static_dir: Path | None = None
@@ -71,6 +94,15 @@ class Settings:
     """Worker processes computing hints (0: a thread of the server's process)."""
     review_workers: int = 1
     """Worker processes computing reviews (0: a thread of the server's process)."""
+    bot_workers: int = 1
+    """Worker processes making the bots' moves (0: a thread of the server's process, sharing
+    its interpreter lock with the event loop)."""
+    replay_workers: int = 1
+    """Worker processes rebuilding and encoding finished games' records and replays (0: a
+    thread of the server's process)."""
+    replay_cache_bytes: int = 64 * 1024 * 1024
+    """Bytes of finished games' record and replay JSON kept in memory (least recently asked for
+    dropped first)."""
     review_jobs: int = 2
     """Processes one review is split over, from its review worker (``review(..., jobs=)``: the same
     review, sooner on several cores; 1: the worker alone; with ``review_workers`` 0 always 1)."""

@@ -14,15 +14,17 @@ import re
 import secrets
 import time
 import typing
+from collections import OrderedDict
 from typing import Any
 
 from .. import rules as rules_module
 from ..bots import names as bot_names
 from ..game import Game
 from ..rules import PRESETS, RuleSet
-from .advice import Workers, review_answer
+from .advice import Workers, json_bytes, record_bytes, record_of, replay_bytes, review_answer
 from .config import Settings
-from .names import bot_seat_name, seat_name
+from .limits import RateLimiter
+from .names import bot_seat_name
 from .pacing import load_table_options, save_table_options
 from .protocol import CreateTable, SeatSpec
 from .ratings import is_rated, mark_unrated, record_finished
@@ -137,9 +139,20 @@ class Lobby:
         self.settings = settings
         self.store = store
         self.tables: dict[str, Table] = {}
-        self._rest_buckets: dict[str, tuple[float, float]] = {}
+        keys = settings.limiter_keys
+        self.post_limits = RateLimiter(settings.rest_rate, settings.rest_burst, keys)
+        self.get_limits = RateLimiter(settings.get_rate, settings.get_burst, keys)
+        self.heavy_limits = RateLimiter(settings.heavy_rate, settings.heavy_burst, keys)
+        # the tables waiting for players that count against the caps: id -> (made at, by address)
+        self._waiting: dict[str, tuple[float, str | None]] = {}
         self.hint_workers = Workers(settings.hint_workers, "hints")
         self.review_workers = Workers(settings.review_workers, "reviews")
+        self.bot_workers = Workers(settings.bot_workers, "bots")
+        self.replay_workers = Workers(settings.replay_workers, "replays")
+        self._encoded: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # finished games' JSON
+        self._encoded_size = 0
+        self._encoding: dict[tuple[str, str], asyncio.Future[bytes]] = {}
+        self.encodings_made = 0
         self._reviewing: dict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = {}
         self.reviews_computed = 0
         self._loading = asyncio.Lock()
@@ -151,21 +164,45 @@ class Lobby:
             raise LobbyError(404, f"no table {table_id!r}")
         return table
 
-    def allow_request(self, client: str) -> bool:
-        """The per-address rate limit of lobby requests (a token bucket)."""
-        now = time.monotonic()
-        tokens, stamp = self._rest_buckets.get(client, (float(self.settings.rest_burst), now))
-        tokens = min(float(self.settings.rest_burst), tokens + (now - stamp) * self.settings.rest_rate)
-        if tokens < 1.0:
-            self._rest_buckets[client] = (tokens, now)
-            return False
-        self._rest_buckets[client] = (tokens - 1.0, now)
-        if len(self._rest_buckets) > 10_000:
-            self._rest_buckets.clear()
-        return True
+    def allow_request(self, client: str, method: str = "POST", heavy: bool = False) -> bool:
+        """The per-address rate limits: lobby requests (POST), reads (GET, HEAD) and, besides,
+        reads of finished games (``heavy``: record, replay, review)."""
+        if method in ("GET", "HEAD"):
+            return self.get_limits.allow(client) and (not heavy or self.heavy_limits.allow(client))
+        return self.post_limits.allow(client)
 
-    async def create(self, spec: CreateTable, rematch_of: str | None = None) -> tuple[Table, str]:
-        """A new table from a request: (table, the creator's token). LobbyError 422 names a bad option."""
+    def waiting_count(self, address: str | None = None) -> int:
+        """Tables waiting for players that count against the caps (all, or ``address``'s):
+        made within ``waiting_expiry`` seconds and not started."""
+        now = time.time()
+        expiry = self.settings.waiting_expiry
+        for table_id, (made, _by) in list(self._waiting.items()):
+            table = self.tables.get(table_id)
+            if now - made >= expiry or (table is not None and table.status != "waiting"):
+                del self._waiting[table_id]
+        if address is None:
+            return len(self._waiting)
+        return sum(1 for _made, by in self._waiting.values() if by == address)
+
+    def _check_waiting_caps(self, address: str | None) -> None:
+        settings = self.settings
+        if self.waiting_count() >= settings.max_waiting:
+            raise LobbyError(429, "too many tables are waiting for players on this server: try again later")
+        if address is not None and self.waiting_count(address) >= settings.max_waiting_per_address:
+            raise LobbyError(
+                429, f"you have {settings.max_waiting_per_address} tables waiting for players: start or finish one"
+            )
+
+    async def create(
+        self, spec: CreateTable, rematch_of: str | None = None, address: str | None = None, waits: bool = True
+    ) -> tuple[Table, str]:
+        """A new table from a request: (table, the creator's token). LobbyError 422 names a bad
+        option, 429 a cap on waiting tables reached (``address``: the client's, counted per
+        address too). A table started at once (``waits`` False: a quick play, a rematch) is
+        not counted."""
+        waits = waits and rematch_of is None
+        if waits:
+            self._check_waiting_caps(address)
         try:
             rules = rules_for(spec.preset, spec.options, spec.players)
         except ValueError as exc:
@@ -239,6 +276,8 @@ class Lobby:
         table.chat.option, table.spectators = spec.chat, spec.spectators
         seats[0].disconnected_at = asyncio.get_running_loop().time()
         self.tables[table_id] = table
+        if waits:
+            self._waiting[table_id] = (created, address)
         return table, token
 
     async def rematch(self, table: Table, token: str | None) -> tuple[Table, int, str]:
@@ -392,6 +431,8 @@ class Lobby:
             log.exception("table %s: cannot rebuild it from the store; left out", table_id)
             return None
         self.tables[table_id] = table
+        if table.status == "waiting" and table_id not in self._waiting:
+            self._waiting[table_id] = (row["created_at"], None)
         return table
 
     # ------------------------------------------------------------------ finished tables leave memory
@@ -428,37 +469,67 @@ class Lobby:
 
     async def record(self, table_id: str) -> dict[str, Any]:
         """The full record of a finished game: the engine's record, names, final scores, every
-        public event and each deal's hands as dealt."""
+        public event and each deal's hands as dealt (:func:`.advice.record_of`)."""
+        row, seat_rows, actions = await self._finished(table_id)
+        return record_of(table_id, row, seat_rows, actions)
+
+    async def _finished(self, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
         loaded = await self.store.load_table(table_id)
         if loaded is None:
             raise LobbyError(404, f"no table {table_id!r}")
         row, seat_rows, actions = loaded
         if row["status"] != "over":
             raise LobbyError(409, "the game is not over: its record is kept secret until the end")
-        game = Game.new(players=row["players"], rules=RuleSet.from_dict(row["rules"]), seed=row["seed"])
-        from ..actions import action_from_dict
+        return row, seat_rows, actions
 
-        deals = [{"deal": game.deal, "hands": [[str(c) for c in game.hand(p)] for p in range(game.players)]}]
-        for data in actions:
-            game.apply(action_from_dict(data))
-            if not game.is_over and game.deal != deals[-1]["deal"]:
-                deals.append(
-                    {"deal": game.deal, "hands": [[str(c) for c in game.hand(p)] for p in range(game.players)]}
-                )
-        record = game.record()
-        names = [seat_name(s["seat"], s["name"], s["kind"], s["bot"]) for s in seat_rows]
-        return record | {
-            "table_id": table_id,
-            "names": names,
-            "seats": [
-                {"seat": s["seat"], "name": names[i], "kind": s["kind"], "bot": s["bot"]}
-                for i, s in enumerate(seat_rows)
-            ],
-            "scores": game.scores,
-            "winners": game.winners,
-            "deals": deals,
-            "events": game.events,
-        }
+    async def finished_json(self, table_id: str, kind: str) -> bytes:
+        """The JSON of a finished game's ``record`` or ``replay`` (``GET /api/tables/{id}/...``):
+        made once in a worker process (rebuilt from the log and encoded there), then kept (a
+        finished game never changes; the least recently asked for go past
+        ``Settings.replay_cache_bytes``) and sent as it is. Requests for one that is being made
+        wait for it. LobbyError 404 or 409 as :meth:`record`."""
+        key = (kind, table_id)
+        cached = self._encoded.get(key)
+        if cached is not None:
+            self._encoded.move_to_end(key)
+            return cached
+        pending = self._encoding.get(key)
+        if pending is None:
+            pending = asyncio.ensure_future(self._encode(key))
+            self._encoding[key] = pending
+            pending.add_done_callback(lambda _f: self._encoding.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _encode(self, key: tuple[str, str]) -> bytes:
+        kind, table_id = key
+        row, seat_rows, actions = await self._finished(table_id)
+        fn = replay_bytes if kind == "replay" else record_bytes
+        data = await self.replay_workers.run(fn, table_id, row, seat_rows, actions)
+        self.encodings_made += 1
+        self._keep_encoded(key, data)
+        return data
+
+    def _keep_encoded(self, key: tuple[str, str], data: bytes) -> None:
+        self._encoded[key] = data
+        self._encoded_size += len(data)
+        while self._encoded_size > self.settings.replay_cache_bytes and len(self._encoded) > 1:
+            _old, dropped = self._encoded.popitem(last=False)
+            self._encoded_size -= len(dropped)
+
+    async def review_json(self, table_id: str, seat: int, samples: int | None = None) -> bytes:
+        """:meth:`review`'s answer as JSON; once it comes from the store (``"cached": true``)
+        its bytes are kept with the replays' and sent as they are (no encoding on the loop)."""
+        wanted = self.settings.review_samples if samples is None else samples
+        key = ("review", f"{table_id}/{seat}/{wanted}/{self.settings.analysis_seed}")
+        kept = self._encoded.get(key)
+        if kept is not None:
+            self._encoded.move_to_end(key)
+            return kept
+        answer = await self.review(table_id, seat, samples)
+        data = json_bytes(answer)
+        if answer.get("cached"):
+            self._keep_encoded(key, data)
+        return data
 
     async def review(self, table_id: str, seat: int, samples: int | None = None) -> dict[str, Any]:
         """The review of ``seat``'s decisions in a finished game, with ``samples`` per decision:
@@ -511,3 +582,5 @@ class Lobby:
             await table.stop()
         self.hint_workers.close()
         self.review_workers.close()
+        self.bot_workers.close()
+        self.replay_workers.close()

@@ -18,12 +18,14 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
     "ActMessage",
+    "AuthMessage",
     "AutoplayMessage",
     "ChatMessage",
     "CheckMessage",
     "ClientMessage",
     "ContinueMessage",
     "CreateTable",
+    "ErrorAnswer",
     "HintMessage",
     "HintOption",
     "JoinTable",
@@ -35,10 +37,13 @@ __all__ = [
     "QuickPlay",
     "RulesCheck",
     "SeatSpec",
+    "message_bytes",
+    "parse_auth_message",
     "parse_client_message",
+    "validation_detail",
 ]
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_MESSAGE_BYTES = 64 * 1024
 """The largest client message (WebSocket text or REST body) the server reads."""
 
@@ -82,10 +87,34 @@ class ProtocolError(ValueError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """No extra field, and no conversion: ``"version": "4"``, ``"players": "4"`` or ``"on": 1``
+    are refused (an integer is a JSON integer, a boolean a JSON boolean; a number may be an
+    integer where a float is asked for)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 # ---------------------------------------------------------------------------------------- REST
+class ErrorAnswer(BaseModel):
+    """Every refused REST request's body, whatever its status."""
+
+    detail: str = Field(description="why, in words a person can read")
+
+
+def validation_detail(errors: Any) -> str:
+    """FastAPI's list of validation errors as one reason: the first bad field named.
+
+    >>> validation_detail([{"loc": ("body", "players"), "msg": "Input should be a valid integer"}])
+    'body.players: Input should be a valid integer'
+    """
+    if not errors:
+        return "bad request"
+    first = errors[0]
+    where = ".".join(str(x) for x in first.get("loc", ()))
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first.get('msg')}{more}" if where else f"{first.get('msg')}{more}"
+
+
 class SeatSpec(_Strict):
     """One seat of a new table: a person, or a bot (``easy``/``medium``/``hard`` or any bot name)."""
 
@@ -136,6 +165,14 @@ class RulesCheck(_Strict):
 
 
 # ---------------------------------------------------------------------------------- WebSocket
+class AuthMessage(_Strict):
+    """The first message of every socket: the seat's secret token (never in the URL, so no access
+    log, proxy log or browser history ever holds it)."""
+
+    type: Literal["auth"]
+    token: str = Field(min_length=1, max_length=200)
+
+
 class ActMessage(_Strict):
     type: Literal["act"]
     version: int
@@ -223,14 +260,48 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
 
 
+def message_bytes(text: str | bytes) -> int:
+    """The size of a message in bytes (UTF-8 for text), what :data:`MAX_MESSAGE_BYTES` limits.
+
+    >>> message_bytes("é" * 3), message_bytes(b"abc")
+    (6, 3)
+    """
+    if isinstance(text, bytes):
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def parse_auth_message(text: str | bytes) -> AuthMessage:
+    """The socket's first message, ``{"type": "auth", "token": ...}``; a :class:`ProtocolError`
+    (``bad_token``) for anything else.
+
+    >>> parse_auth_message('{"type": "auth", "token": "abc"}').token
+    'abc'
+    >>> parse_auth_message('{"type": "ping"}')
+    Traceback (most recent call last):
+    ...
+    liverpool.server.protocol.ProtocolError: the first message must be {"type": "auth", "token": "<the seat's token>"}
+    """
+    wanted = 'the first message must be {"type": "auth", "token": "<the seat\'s token>"}'
+    if message_bytes(text) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("bad_token", wanted)
+    try:
+        return AuthMessage.model_validate_json(text)
+    except (ValidationError, ValueError):
+        raise ProtocolError("bad_token", wanted) from None
+
+
 def parse_client_message(text: str | bytes) -> AnyClientMessage:
     """The client message in ``text``; a :class:`ProtocolError` for anything malformed."""
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"message of {len(text)} bytes: the limit is {MAX_MESSAGE_BYTES}")
+    size = message_bytes(text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"message of {size} bytes: the limit is {MAX_MESSAGE_BYTES}")
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError("malformed", "the message is not JSON") from None
+    except RecursionError:  # nested deeper than the parser goes: no message of the protocol is
+        raise ProtocolError("malformed", "the message is nested too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", 'a message is a JSON object with a "type"')
     kind = data.get("type")

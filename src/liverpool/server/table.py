@@ -29,7 +29,7 @@ from ..driver import next_to_act
 from ..game import PLAY, Game, IllegalAction
 from ..rules import RuleSet
 from . import spectate
-from .advice import hint_answer
+from .advice import bot_act, hint_answer, plays_in_process
 from .chat import Chat, clean_line
 from .names import bot_seat_name, seat_name
 from .pacing import Pacing
@@ -152,7 +152,7 @@ class Connection:
     """One seat's socket: a queue of outgoing texts (sent by a writer task in order) and the
     per-socket bookkeeping: events already sent, the legal list last sent, the rate limit."""
 
-    def __init__(self, ws: WebSocket | None, seat: int, rate: float, burst: int) -> None:
+    def __init__(self, ws: WebSocket | None, seat: int, rate: float, burst: int, flood_window: float = 60.0) -> None:
         self.ws = ws
         self.seat = seat
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -166,7 +166,10 @@ class Connection:
         self._burst = float(burst)
         self._tokens = float(burst)
         self._stamp = time.monotonic()
-        self.refused = 0
+        self.refused = 0  # refused messages in the last ``flood_window`` seconds
+        self._flood_window = flood_window
+        self._refusals: deque[float] = deque()  # when those were refused
+        self._limited_at = -1e9  # when the last ``rate_limited`` error was sent
 
     def send(self, msg: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or JSON text already encoded)."""
@@ -190,9 +193,23 @@ class Connection:
         self._stamp = now
         if self._tokens >= 1.0:
             self._tokens -= 1.0
-            self.refused = 0
             return True
-        self.refused += 1
+        # a sliding window of refusals: a steady flood just over the rate fills it as surely as
+        # a burst (a count reset by each allowed message would never reach the limit)
+        refusals = self._refusals
+        refusals.append(now)
+        while refusals and refusals[0] <= now - self._flood_window:
+            refusals.popleft()
+        self.refused = len(refusals)
+        return False
+
+    def limited_error_due(self) -> bool:
+        """True at most once a second: whether this refused message gets its ``rate_limited``
+        error (a flood is not answered message for message)."""
+        now = time.monotonic()
+        if now - self._limited_at >= 1.0:
+            self._limited_at = now
+            return True
         return False
 
 
@@ -612,7 +629,7 @@ class Table:
     # ------------------------------------------------------------------ sockets
     async def connect(self, ws: WebSocket | None, seat: Seat) -> Connection:
         """A new socket for ``seat`` (an older one is closed); it gets ``hello`` first."""
-        conn = Connection(ws, seat.index, self.settings.rate, self.settings.burst)
+        conn = Connection(ws, seat.index, self.settings.rate, self.settings.burst, self.settings.flood_window)
         async with self.lock:
             old = seat.conn
             seat.conn = conn
@@ -647,9 +664,10 @@ class Table:
     async def receive(self, conn: Connection, text: str | bytes) -> None:
         """Handle one client message; every refusal is an ``error`` to this socket only."""
         if not conn.allow():
-            conn.error("rate_limited", "too many messages: slow down")
             if conn.refused >= self.settings.flood_close:
                 conn.close("flooding: too many messages", 1008)
+            elif conn.limited_error_due():
+                conn.error("rate_limited", "too many messages: slow down (messages over the limit are dropped)")
             return
         try:
             msg = parse_client_message(text)
@@ -1062,7 +1080,15 @@ class Table:
             if not legal:
                 return
             bot = self._bot_for(seat)
-            action = await asyncio.to_thread(bot.act, view, legal)
+            if plays_in_process(bot):
+                # in a worker process (Settings.bot_workers): a bot thinking, however long, holds
+                # neither this event loop nor its interpreter lock, so no other table waits for it
+                action, moved = await self.lobby.bot_workers.run(bot_act, bot, view, legal)
+                s = self.seats[seat]
+                if s.engine_bot is bot:
+                    s.engine_bot = moved  # the bot as the move left it (its random state moved on)
+            else:  # a quick bot (well under a millisecond a move): a thread costs less than a process
+                action = await asyncio.to_thread(bot.act, view, legal)
         async with self.lock:
             now = asyncio.get_running_loop().time()
             plan = self._plan(now)
@@ -1116,7 +1142,7 @@ class Table:
                     data = message.get("bytes") or b""
                     text = data.decode("utf-8", errors="replace")
                 await self.receive(conn, text)
-        except (WebSocketDisconnect, RuntimeError):
+        except WebSocketDisconnect:  # any other error is a bug: uvicorn logs it and closes (1011)
             pass
         finally:
             await self.disconnect(conn)

@@ -237,7 +237,7 @@ class RemoteSession:
     def ws_url(self) -> str:
         scheme = "wss" if self.base.startswith("https") else "ws"
         rest = self.base.split("://", 1)[1]
-        return f"{scheme}://{rest}/ws/tables/{quote(self.table_id)}?token={quote(self.token)}"
+        return f"{scheme}://{rest}/ws/tables/{quote(self.table_id)}"  # the token is the first message
 
     def update_table(self, info: dict[str, Any]) -> None:
         seats = sorted(info.get("seats", []), key=lambda s: int(s["seat"]))
@@ -344,6 +344,7 @@ class RemoteSession:
             self._outbox = asyncio.Queue()
             try:
                 async with connect(self.ws_url, open_timeout=10, max_size=2**22) as ws:
+                    await ws.send(json.dumps({"type": "auth", "token": self.token}))
                     sender = asyncio.create_task(self._send_loop(ws))
                     try:
                         async for raw in ws:

@@ -1,7 +1,8 @@
 // One WebSocket per seat, reconnecting with back-off; every (re)connect is answered by `hello`,
 // which restores the whole table.
 //
-// Protocol 2 (docs/protocol.md): `hello` holds the seat's whole view and every public event so
+// Protocol 3 (docs/protocol.md): the first message on the socket is `{"type": "auth", "token"}`
+// (the seat's token is never in the URL); `hello` holds the seat's whole view and every public event so
 // far; a `state` only what changed since the last message (the view's changed keys, the new
 // events, the table's info when it changed). The connection keeps the whole view and the event
 // log, and hands the page every `hello`/`state` with the whole view rebuilt (`view.events`: this
@@ -77,7 +78,8 @@ export class Conn {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}?token=${encodeURIComponent(this.token)}`;
+    // no token in the URL (it would reach access logs): it is the socket's first message
+    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
   }
 
   connect() {
@@ -86,6 +88,7 @@ export class Conn {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "auth", token: this.token }));
       this.attempt = 0;
       this.onStatus({ state: "open" });
     };

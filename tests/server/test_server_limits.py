@@ -1,0 +1,176 @@
+"""The server's limits: reads rate-limited per address (finished games' reads more strictly),
+caps on tables waiting for players (all and per address), the limiter's buckets evicted by age
+one at a time, and ``--forwarded-allow-ips`` (a real ``liverpool serve`` behind a "proxy")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from liverpool.server.limits import RateLimiter
+from server_helpers import running, server_settings
+
+WAIT = 120.0  # an upper bound on waiting for the server, never a measured time
+
+
+# ------------------------------------------------------------------------------- the limiter
+def test_buckets_are_evicted_by_age_one_at_a_time_never_all_at_once() -> None:
+    clock = [0.0]
+    limiter = RateLimiter(rate=1.0, burst=4, max_keys=100, clock=lambda: clock[0])
+    for _ in range(4):
+        assert limiter.allow("flooder")
+    assert not limiter.allow("flooder")
+    # many other addresses, up to the limit: the flooder's empty bucket is kept (a limiter that
+    # forgets every bucket at once would let it start again with a full one)
+    for i in range(99):
+        clock[0] += 0.001
+        limiter.allow(f"10.0.{i // 256}.{i % 256}")
+    assert len(limiter) == 100 and "flooder" in limiter
+    assert not limiter.allow("flooder")
+    flooder_seen = clock[0]
+    # one more address past the limit: only the least recently seen goes, one bucket
+    clock[0] += 0.001
+    limiter.allow("new")
+    assert len(limiter) == 100 and "10.0.0.0" not in limiter and "flooder" in limiter
+    # a bucket idle long enough to be full again is dropped first, by age: nothing is lost
+    clock[0] = flooder_seen + 4.0005  # the flooder's bucket is full again, "new"'s not yet
+    limiter.allow("late")
+    assert "flooder" not in limiter and "10.0.0.1" not in limiter and "new" in limiter
+    assert limiter.allow("flooder")  # full again, as it would have been
+
+
+def test_the_limiter_never_grows_past_its_keys() -> None:
+    clock = [0.0]
+    limiter = RateLimiter(rate=0.001, burst=1, max_keys=50, clock=lambda: clock[0])
+    for i in range(10_000):
+        clock[0] += 0.0001
+        limiter.allow(str(i))
+        assert len(limiter) <= 50
+    assert len(limiter) == 50 and "9999" in limiter and "9950" in limiter and "9949" not in limiter
+
+
+# ------------------------------------------------------------------------------- caps and reads
+def test_tables_waiting_for_players_are_capped_globally(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, max_waiting=2, max_waiting_per_address=100)
+    with running(settings) as (client, _stack):
+        made = [client.post("/api/tables", json={"players": 2, "name": "Ana"}) for _ in range(2)]
+        assert [m.status_code for m in made] == [200, 200]
+        third = client.post("/api/tables", json={"players": 2, "name": "Ana"})
+        assert third.status_code == 429 and "waiting" in third.json()["detail"]
+        # a quick play never waits: not counted, not refused
+        assert client.post("/api/quickplay", json={"name": "Bo"}).status_code == 200
+        # a started table no longer waits: its place is free
+        first = made[0].json()
+        started = client.post(f"/api/tables/{first['table_id']}/start", headers={"X-Seat-Token": first["token"]})
+        assert started.status_code == 200
+        assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
+        assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 429
+
+
+def test_tables_waiting_for_players_are_capped_per_address_and_expire(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, max_waiting=100, max_waiting_per_address=2, waiting_expiry=1.0)
+    with running(settings) as (client, _stack):
+        for _ in range(2):
+            assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
+        refused = client.post("/api/tables", json={"players": 2, "name": "Ana"})
+        assert refused.status_code == 429 and "you have 2 tables waiting" in refused.json()["detail"]
+        time.sleep(1.1)  # nobody started them: they stop counting
+        assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
+
+
+def test_reads_are_rate_limited_per_address_and_finished_games_more(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, get_rate=0.01, get_burst=10, heavy_rate=0.01, heavy_burst=3)
+    with running(settings) as (client, _stack):
+        codes = [client.get("/api/presets").status_code for _ in range(12)]
+        assert codes == [200] * 10 + [429] * 2
+        assert client.get("/api/presets").json() == {"detail": "too many requests: slow down"}
+        # the browser's files are not counted
+        assert client.get("/").status_code == 200
+    settings = server_settings(tmp_path, get_rate=100.0, get_burst=100, heavy_rate=0.01, heavy_burst=3)
+    with running(settings) as (client, _stack):
+        codes = [client.get("/api/tables/nope/replay").status_code for _ in range(5)]
+        assert codes == [404] * 3 + [429] * 2
+        assert client.get("/api/tables/nope").status_code == 404  # other reads go on
+
+
+# ------------------------------------------------------------------------------- behind a proxy
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _get(url: str, forwarded: str) -> int:
+    req = urllib.request.Request(url, headers={"X-Forwarded-For": forwarded})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+@contextmanager
+def _serve(tmp_path: Path, *extra: str) -> Iterator[str]:
+    port = _free_port()
+    cmd = [
+        sys.executable,
+        "-c",
+        "import sys; from liverpool.cli import main; sys.exit(main(sys.argv[1:]))",
+        "serve",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{tmp_path / f'store{port}.db'}",
+        "--log-level",
+        "warning",
+        *extra,
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + WAIT
+        while True:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            try:
+                with urllib.request.urlopen(f"{base}/", timeout=5):
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_forwarded_allow_ips_gives_each_player_behind_a_trusted_proxy_their_own_bucket(tmp_path: Path) -> None:
+    def burst(base: str, forwarded: str) -> list[int]:
+        return [_get(f"{base}/api/presets", forwarded) for _ in range(61)]
+
+    # the proxy (127.0.0.1 here) trusted: two players behind it are limited apart
+    with _serve(tmp_path, "--get-rate", "0.01", "--forwarded-allow-ips", "127.0.0.1") as base:
+        assert burst(base, "203.0.113.7")[-1] == 429  # 60 at once, the 61st refused
+        assert _get(f"{base}/api/presets", "198.51.100.9") == 200
+    # not trusted: the header is ignored, every player shares the proxy's bucket
+    with _serve(tmp_path, "--get-rate", "0.01", "--forwarded-allow-ips", "192.0.2.1") as base:
+        assert burst(base, "203.0.113.7")[-1] == 429
+        assert _get(f"{base}/api/presets", "198.51.100.9") == 429

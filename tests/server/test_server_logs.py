@@ -1,0 +1,148 @@
+"""No secret in any log line: a whole game through a real ``liverpool serve`` process (uvicorn, its
+access log on at the default level), then neither a seat token nor a password or session value
+anywhere in what the process wrote to stdout and stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+from websockets.sync.client import connect
+
+WAIT = 120.0  # an upper bound on waiting for the server, never a measured time
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _http(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> tuple[int, Any]:
+    headers = {"Content-Type": "application/json"} | ({"X-Seat-Token": token} if token else {})
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, headers=headers, method="POST" if data is not None else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as answer:
+            text = answer.read().decode()
+            status = answer.status
+    except urllib.error.HTTPError as exc:
+        text, status = exc.read().decode(), exc.code
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        return status, text
+
+
+def _seat(url: str, token: str, stack: ExitStack) -> Any:
+    ws = stack.enter_context(connect(url, max_size=2**24, open_timeout=30))
+    ws.send(json.dumps({"type": "auth", "token": token}))
+    hello = json.loads(ws.recv(timeout=30))
+    assert hello["type"] == "hello" and hello["protocol"] == 3, hello
+    return ws
+
+
+def _until_over(ws: Any) -> list[dict[str, Any]]:
+    """Messages until the state whose view is over."""
+    seen = []
+    deadline = time.monotonic() + WAIT
+    while True:
+        msg = json.loads(ws.recv(timeout=max(1.0, deadline - time.monotonic())))
+        seen.append(msg)
+        if msg["type"] == "state" and msg["view"].get("is_over"):
+            return seen
+
+
+def test_no_token_password_or_session_in_the_servers_logs(tmp_path: Path) -> None:
+    port = _free_port()
+    out, err = tmp_path / "stdout.log", tmp_path / "stderr.log"
+    cmd = [
+        sys.executable,
+        "-c",
+        "import sys; from liverpool.cli import main; sys.exit(main(sys.argv[1:]))",
+        "serve",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{tmp_path / 'store.db'}",
+        "--bot-delay",
+        "0",
+        "--buy-window",
+        "0",
+    ]  # the default --log-level (info): uvicorn's access log is on
+    with out.open("wb") as fout, err.open("wb") as ferr:
+        proc = subprocess.Popen(cmd, stdout=fout, stderr=ferr, env=os.environ.copy())
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    tokens: list[str] = []
+    try:
+        deadline = time.monotonic() + WAIT
+        while True:
+            assert proc.poll() is None, err.read_text()
+            try:
+                if _http(f"{base}/api/presets")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+        status, made = _http(f"{base}/api/tables", {"players": 2, "name": "Ana"})
+        assert status == 200, made
+        table_id = made["table_id"]
+        tokens.append(made["token"])
+        status, joined = _http(f"{base}/api/tables/{table_id}/join", {"name": "Bo"})
+        assert status == 200, joined
+        tokens.append(joined["token"])
+        stack = ExitStack()
+        socks = [_seat(f"{ws_base}/ws/tables/{table_id}", t, stack) for t in tokens]
+        for ws in socks:
+            ws.send(json.dumps({"type": "autoplay", "on": True}))
+        status, started = _http(f"{base}/api/tables/{table_id}/start", {}, token=tokens[0])
+        assert status == 200, started
+        for ws in socks:  # the whole game, every move made by the seats' bots
+            _until_over(ws)
+        status, again = _http(f"{base}/api/tables/{table_id}/rematch", {}, token=tokens[0])
+        assert status == 200, again
+        tokens.append(again["token"])
+        rematch = json.loads(socks[1].recv(timeout=30))
+        while rematch["type"] != "rematch":
+            rematch = json.loads(socks[1].recv(timeout=30))
+        tokens.append(rematch["token"])
+        stack.close()
+        # an old client's token in the URL: refused, and the access log's line of it redacted
+        with connect(f"{ws_base}/ws/tables/{table_id}?token={tokens[0]}", open_timeout=30) as old:
+            refused = json.loads(old.recv(timeout=30))
+            assert refused["code"] == "bad_token" and "first message" in refused["reason"]
+        assert _http(f"{base}/?join={table_id}&token={tokens[1]}")[0] == 200
+        assert _http(f"{base}/api/tables/{table_id}?session=s3ss10n-v4lue&password=hunter2-pw")[0] == 200
+        assert _http(f"{base}/api/tables/{table_id}/record")[0] == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    logs = out.read_text(errors="replace") + err.read_text(errors="replace")
+    # the log is there and says what happened (else the test would prove nothing) ...
+    assert f"/api/tables/{table_id}/start" in logs and "WebSocket /ws/tables/" in logs, logs[-3000:]
+    assert "token=[redacted]" in logs and "password=[redacted]" in logs, logs[-3000:]
+    # ... and holds no secret
+    assert len(tokens) == 4
+    for secret in [*tokens, "s3ss10n-v4lue", "hunter2-pw"]:
+        assert secret not in logs, f"a secret is in the server's log: {secret[:4]}..."

@@ -1,0 +1,216 @@
+"""Nothing heavy on the event loop: a real server (uvicorn on a free 127.0.0.1 port, real
+sockets), bots moving in worker processes and finished games' replays made once in a worker and
+then sent as kept. A table's deliberately slow bot, and 20 replays asked for at once, never
+hold up the acknowledgement of a person's move at another table."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+import uvicorn
+from websockets.sync.client import connect
+
+from liverpool.actions import Action
+from liverpool.bots import BOTS, Bot
+from liverpool.server import Settings, create_app
+from server_helpers import server_settings
+
+WAIT = 120.0  # an upper bound on waiting, never a measured time
+SLOW = 3.0  # seconds the slow bot thinks, burning the CPU in Python (it would hold a loop it ran on)
+
+
+class SlowBot(Bot):
+    """A bot that thinks for :data:`SLOW` seconds of pure-Python work, then plays the first
+    legal action (pickled to the bot worker: this module is importable there)."""
+
+    name = "slowpoke"
+
+    def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        end = time.perf_counter() + SLOW
+        n = 0
+        while time.perf_counter() < end:
+            n += 1
+        return legal[0]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def _serve(settings: Settings) -> Iterator[tuple[str, Any]]:
+    app = create_app(settings)
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"127.0.0.1:{port}", app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=60)
+
+
+def _post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"} | ({"X-Seat-Token": token} if token else {})
+    req = urllib.request.Request(f"http://{base}{path}", data=json.dumps(body).encode(), headers=headers)
+    with urllib.request.urlopen(req, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+def _get(base: str, path: str) -> bytes:
+    with urllib.request.urlopen(f"http://{base}{path}", timeout=120) as answer:
+        data: bytes = answer.read()
+        return data
+
+
+class Seat:
+    """A real socket of one seat, with the last state's version and legal list."""
+
+    def __init__(self, base: str, table_id: str, token: str, stack: ExitStack) -> None:
+        self.ws = stack.enter_context(connect(f"ws://{base}/ws/tables/{table_id}", max_size=2**24, open_timeout=30))
+        self.ws.send(json.dumps({"type": "auth", "token": token}))
+        self.version: int | None = None
+        self.legal: list[dict[str, Any]] = []
+        self.over = False
+        self.messages: list[dict[str, Any]] = []
+        self.recv()
+
+    def recv(self, timeout: float = WAIT) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(msg)
+        if msg["type"] in ("hello", "state") and msg["version"] is not None:
+            self.version, self.legal = msg["version"], msg["legal"]
+            self.over = self.over or bool(msg["view"].get("is_over"))
+        return msg
+
+    def drain(self) -> None:
+        while True:
+            try:
+                self.recv(timeout=0.01)
+            except TimeoutError:
+                return
+
+    def until_version_over(self, version: int) -> None:
+        while self.version is None or self.version <= version:
+            self.recv()
+
+
+def _two_people(base: str, stack: ExitStack) -> list[Seat]:
+    made = _post(base, "/api/tables", {"players": 2, "name": "Ana"})
+    joined = _post(base, f"/api/tables/{made['table_id']}/join", {"name": "Bo"})
+    seats = [Seat(base, made["table_id"], t, stack) for t in (made["token"], joined["token"])]
+    _post(base, f"/api/tables/{made['table_id']}/start", {}, token=made["token"])
+    for s in seats:
+        while s.version is None:
+            s.recv()
+    return seats
+
+
+def _acks(seats: list[Seat], seconds: float) -> list[float]:
+    """People's moves at a table for ``seconds``: each move's acknowledgement time (the move
+    sent until the state of a newer version is back on the mover's socket)."""
+    times = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        for s in seats:
+            s.drain()
+        mover = next((s for s in seats if s.legal), None)
+        assert mover is not None and mover.version is not None and not mover.over
+        kinds = [e["action"]["type"] for e in mover.legal]
+        pick = next((kinds.index(k) for k in ("pass", "draw_stock", "meld", "lay_off") if k in kinds), len(kinds) - 1)
+        version = mover.version
+        sent = time.perf_counter()
+        mover.ws.send(json.dumps({"type": "act", "version": version, "action": mover.legal[pick]["id"]}))
+        mover.until_version_over(version)
+        times.append(time.perf_counter() - sent)
+        for s in seats:
+            s.until_version_over(version)
+    return times
+
+
+def test_a_slow_bot_at_one_table_never_delays_acknowledgements_at_another(tmp_path: Path) -> None:
+    BOTS[SlowBot.name] = SlowBot
+    try:
+        settings = server_settings(tmp_path, bot_workers=1, replay_workers=1)
+        with _serve(settings) as (base, _app), ExitStack() as stack:
+            slow = _post(
+                base,
+                "/api/tables",
+                {"players": 2, "name": "Cy", "seats": [{"kind": "human"}, {"kind": "bot", "bot": SlowBot.name}]},
+            )
+            watcher = Seat(base, slow["table_id"], slow["token"], stack)
+            watcher.ws.send(json.dumps({"type": "autoplay", "on": True}))
+            _post(base, f"/api/tables/{slow['table_id']}/start", {}, token=slow["token"])
+            people = _two_people(base, stack)
+
+            def slow_moves() -> int:
+                return sum(
+                    1
+                    for m in watcher.messages
+                    if m["type"] == "state" and any(e.get("player") == 1 for e in m["events"])
+                )
+
+            while slow_moves() == 0:  # the bot worker is up and the slow bot has played once
+                watcher.recv()
+            watcher.drain()
+            before = slow_moves()
+            times = _acks(people, 3 * SLOW)
+            watcher.drain()
+            during = slow_moves() - before
+        # the slow bot was thinking meanwhile (its moves came, SLOW seconds each) ...
+        assert during >= 1, during
+        # ... and no acknowledgement at the other table waited for it (run on the event loop, the
+        # bot would hold every acknowledgement meanwhile for up to SLOW seconds)
+        assert len(times) >= 10, times
+        assert max(times) < SLOW / 2, sorted(times)[-5:]
+    finally:
+        BOTS.pop(SlowBot.name, None)
+
+
+def test_twenty_replays_at_once_are_made_once_and_never_stall_a_table(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, bot_workers=1, replay_workers=1)
+    with _serve(settings) as (base, app), ExitStack() as stack:
+        # a whole game of four seats, every one played by its bot (the stand-in for the person)
+        made = _post(
+            base,
+            "/api/tables",
+            {"players": 4, "name": "Di", "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "medium"}] * 3},
+        )
+        seat = Seat(base, made["table_id"], made["token"], stack)
+        seat.ws.send(json.dumps({"type": "autoplay", "on": True}))
+        _post(base, f"/api/tables/{made['table_id']}/start", {}, token=made["token"])
+        while not seat.over:
+            seat.recv()
+        people = _two_people(base, stack)
+        path = f"/api/tables/{made['table_id']}/replay"
+        with ThreadPoolExecutor(20) as pool:
+            answers = [pool.submit(_get, base, path) for _ in range(20)]
+            times = _acks(people, 4.0)
+            replays = [a.result(timeout=WAIT) for a in answers]
+        lobby = app.state.lobby()
+        assert lobby.encodings_made == 1  # made once, in the worker; the others had it as kept
+        assert len(set(replays)) == 1 and len(replays[0]) > 100_000
+        assert json.loads(replays[0])["frames"][0]["step"] == 0
+        assert len(times) >= 5 and max(times) < 1.0, sorted(times)[-5:]

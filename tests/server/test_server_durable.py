@@ -129,7 +129,7 @@ def test_a_finished_game_left_playing_is_published_on_load(tmp_path: Path) -> No
 def test_a_start_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A start whose transaction fails leaves the seats, the status and the seed as they were."""
 
-    async def failing(self: Store, table_id: str, bots: dict[int, str], **values: Any) -> None:
+    async def failing(self: Store, table_id: str, bots: dict[int, tuple[str, str]], **values: Any) -> None:
         await real(self, table_id, bots, **values, no_such_column=1)
 
     real = Store.start_table

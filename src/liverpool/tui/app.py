@@ -25,7 +25,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 
-from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff, Meld, Pass, SwapJoker
+from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff, Meld, Pass, SwapJoker, Unswap
 from ..cards import Card, parse_card, parse_cards
 from ..describe import card_text, cards_text, describe_action, describe_event, plural
 from ..game import Game, IllegalAction
@@ -193,6 +193,7 @@ class LiverpoolApp(App[int]):
         Binding("escape", "cancel", "cancel", show=False),
         Binding("o", "lay_off", "lay off", show=False),
         Binding("j", "swap", "joker swap", show=False),
+        Binding("u", "unswap", "undo swap", show=False),
         Binding("x", "discard", "discard", show=False),
         Binding("a", "all_actions", "actions"),
         Binding("b", "buy", "buy", show=False),
@@ -664,8 +665,20 @@ class LiverpoolApp(App[int]):
             prompt.update(Text(f"Waiting for {self.session.names[self.game.current]}…", style="dim"))
             return
         phase = self.game.phase
+        seat, legal = self.session.to_act()
+        pending = isinstance(self.session, RemoteSession) and self.session._pending
+        if seat != self.me and not pending:  # [s] would say "Wait…": the prompt does not invite it
+            prompt.update(Text("Your turn next: the others may still buy the discard…", style="dim"))
+            return
         if phase == "draw":
             prompt.update(Text("Your turn: [s] draw from the stock, [d] take the discard, [a] every action", "bold"))
+        elif any(isinstance(x, Unswap) for x in legal):
+            prompt.update(
+                Text(
+                    "Your turn: play the swapped joker in a meld ([m], [f], [o]) or [u] undo the swap; [a] all",
+                    "bold",
+                )
+            )
         else:
             prompt.update(
                 Text(
@@ -1051,11 +1064,46 @@ class LiverpoolApp(App[int]):
     def action_swap(self) -> None:
         if not self.can_play():
             return
-        options = [x for x in self.game.legal_actions(self.me) if isinstance(x, SwapJoker)]
+        listed = [x for x in self.game.legal_actions(self.me) if isinstance(x, SwapJoker)]
+        options = [x for x in listed if self.swap_lets_go_down(x)]
         if not options:
-            self.say("No joker swap is possible now.", "yellow")
+            if listed:
+                self.say(
+                    "A joker swap now would not let you go down, and a swapped joker must be played this turn "
+                    "(R20): no swap offered.",
+                    "yellow",
+                )
+            else:
+                self.say("No joker swap is possible now.", "yellow")
             return
         self.choose_action("Swap a joker", options)
+
+    def swap_lets_go_down(self, swap: SwapJoker) -> bool:
+        """A swap worth offering: the player is down already, the joker need not be played this turn
+        (``swap_must_play`` off), or the hand after the swap makes the contract (the solver's
+        ``contract_melds``, as [f] asks it); else the joker could only be handed back ([u])."""
+        view = self.game.view(self.seat)
+        rules = self.game.rules
+        if view["down"][self.seat] or not rules.swap_must_play:
+            return True
+        meld = next((m for m in view["melds"] if m["id"] == swap.meld), None)
+        if meld is None or not 0 <= swap.index < len(meld["cards"]):
+            return True  # the engine listed it: not for the app to hide
+        after = Counter(parse_cards(view["hand"]))
+        after[swap.card] -= 1
+        after[parse_card(meld["cards"][swap.index])] += 1
+        contract = Contract.from_view(view["contract"])
+        return contract_melds(list(after.elements()), contract, rules) is not None
+
+    def action_unswap(self) -> None:
+        if not self.can_play():
+            return
+        undo = next((x for x in self.game.legal_actions(self.me) if isinstance(x, Unswap)), None)
+        if undo is None:
+            self.say("There is no joker swap to undo now.", "yellow")
+            return
+        self.staged = []
+        self.apply(undo)
 
     def action_all_actions(self) -> None:
         if self.prompt_deadline is not None:
@@ -1072,7 +1120,12 @@ class LiverpoolApp(App[int]):
         legal = self.game.legal_actions(self.me)
         action = next((x for x in legal if isinstance(x, Discard) and x.card == card), None)
         if card is None or action is None:
-            if not any(isinstance(x, Discard) for x in legal):
+            if not any(isinstance(x, Discard) for x in legal) and any(isinstance(x, Unswap) for x in legal):
+                self.say(
+                    "You swapped a joker this turn: play it in your melds first (R20), or [u] undoes the swap.",
+                    "yellow",
+                )
+            elif not any(isinstance(x, Discard) for x in legal):
                 self.say("You cannot discard now (draw first, or finish what you began).", "yellow")
             else:
                 self.say("That card may not be discarded now.", "yellow")

@@ -47,8 +47,8 @@ def _free_port() -> int:
 class Server:
     """The real server on 127.0.0.1:port, its SQLite store in ``tmp_path`` (the same file on a restart)."""
 
-    def __init__(self, tmp_path: Path, port: int) -> None:
-        self.app = create_app(server_settings(tmp_path, game_seed=5))
+    def __init__(self, tmp_path: Path, port: int, **options: Any) -> None:
+        self.app = create_app(server_settings(tmp_path, game_seed=5, **options))
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -65,8 +65,8 @@ class Server:
 
 
 @contextmanager
-def serve(tmp_path: Path, port: int) -> Iterator[FastAPI]:
-    server = Server(tmp_path, port)
+def serve(tmp_path: Path, port: int, **options: Any) -> Iterator[FastAPI]:
+    server = Server(tmp_path, port, **options)
     try:
         yield server.app
     finally:
@@ -292,3 +292,149 @@ async def _wrong_token(tmp_path: Path) -> None:
             assert "wrong token" in log_text(app)
             assert app.message is not None and "wrong token" in app.message.plain
             assert "Connection lost" not in log_text(app)  # a refusal is not retried
+
+
+def test_the_creator_starts_the_table_from_the_terminal_and_keys_before_the_start_are_answered(
+    tmp_path: Path,
+) -> None:
+    asyncio.run(_creator_starts(tmp_path))
+
+
+async def _creator_starts(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(tmp_path, port) as server:
+        made = new_table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}], False)
+        session = RemoteSession.connect(made["invite_url"], token=made["token"])
+        app = LiverpoolApp(session, buy_seconds=1000)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.connected and app.me == 0, "the hello")
+            assert "[enter] starts it now" in str(app.query_one("#prompt", Static).render())
+            for key in ("a", "s", "x", "m", "o", "j", "f", "question_mark"):  # none of them may crash the app
+                await pilot.press(key)
+                if app.modal_open():
+                    await pilot.press("escape")
+            assert app.is_running and app.return_code is None
+            assert app.message is not None and "has not started" in app.message.plain
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: session.ready, "the first state")
+            assert server.state.lobby().tables[made["table_id"]].status != "waiting"
+            assert session.names[1] != "seat 2"  # the free person's seat went to a bot
+            await wait_for(pilot, lambda: app.message is None or "Starting" not in app.message.plain, "the start")
+            session.close()
+
+
+def test_a_joiner_cannot_start_the_table(tmp_path: Path) -> None:
+    asyncio.run(_joiner_cannot_start(tmp_path))
+
+
+async def _joiner_cannot_start(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(tmp_path, port) as server:
+        made = new_table(base, [{"kind": "human"}, {"kind": "human"}], False)
+        session = RemoteSession.connect(made["invite_url"], name="Bo")
+        app = LiverpoolApp(session, buy_seconds=1000)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.connected, "the hello")
+            assert "[enter]" not in str(app.query_one("#prompt", Static).render())
+            await pilot.press("enter")
+            assert app.message is not None and "creator starts it" in app.message.plain
+            assert server.state.lobby().tables[made["table_id"]].status == "waiting"
+            session.close()
+
+
+def test_the_buy_prompt_leaves_the_screen_when_the_servers_window_closes(tmp_path: Path) -> None:
+    asyncio.run(_buy_window_closes(tmp_path))
+
+
+async def _buy_window_closes(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(tmp_path, port, buy_window=0.3) as server:
+        made = new_table(
+            base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}], True
+        )
+        table = server.state.lobby().tables[made["table_id"]]
+        session = RemoteSession.connect(made["invite_url"], token=made["token"])
+        app = LiverpoolApp(session, buy_seconds=1000)  # the app's own timer never passes
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.connected and session.ready, "the hello")
+            closed = 0
+            while closed < 2:  # two windows left to close by the server, the app answering nothing
+                await wait_for(pilot, lambda: app.prompt_deadline is not None or in_turn_to_draw(app), "a buy window")
+                if app.prompt_deadline is None:  # our turn came without a window: play it by keys
+                    await pilot.press("s")
+                    await wait_for(pilot, lambda: app.game.phase == "play" and app.game.current == 0, "the draw")
+                    legal = app.game.legal_actions(0)
+                    hand = app.query_one(HandView)
+                    while not any(isinstance(a, Discard) and a.card == hand.current for a in legal):
+                        await pilot.press("right")
+                    version = table.game.version if table.game else 0
+                    await pilot.press("x")
+                    if app.message is not None and "Careful" in app.message.plain:
+                        await pilot.press("x")
+                    moved = lambda v=version: table.game is not None and table.game.version > v  # noqa: E731
+                    await wait_for(pilot, moved, "the discard")
+                    continue
+                assert "Out of turn" in str(app.query_one("#prompt", Static).render())
+                await wait_for(pilot, lambda: app.prompt_deadline is None, "the prompt closing with the window")
+                closed += 1
+                prompt = str(app.query_one("#prompt", Static).render())
+                assert "Out of turn" not in prompt and "passing in" not in prompt
+                if app.game.current == 0:  # the own turn: no offer to buy one's own discard
+                    await pilot.press("b")
+                    assert app.message is not None and "nothing to buy" in app.message.plain
+                    app.message = None
+            session.close()
+
+
+def test_a_token_beginning_with_a_dash_takes_the_seat_and_the_printed_command_works(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    import liverpool.server.lobby as lobby_module
+    from liverpool.cli import build_parser
+    from liverpool.cli.play import normalize_argv
+
+    monkeypatch.setattr(lobby_module, "new_token", lambda: "-dash-token-0123456789")
+    monkeypatch.setenv("LIVERPOOL_DATA_DIR", str(tmp_path / "data"))
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(tmp_path, port):
+        made = new_table(base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], True)
+        token = made["token"]
+        assert token.startswith("-")
+        link = made["invite_url"]
+        seen: list[str] = []
+        original_run = LiverpoolApp.run
+
+        def run_then_quit(app: LiverpoolApp, key: str) -> None:
+            session = app.session
+            assert isinstance(session, RemoteSession)
+
+            async def pilot(p: Pilot[Any]) -> None:
+                await wait_for(p, lambda: session.connected and session.ready, "the hello")
+                seen.append(session.token)
+                await p.press(key)
+                if key == "q":
+                    await p.press("y")
+
+            original_run(app, headless=True, auto_pilot=pilot)
+
+        for spelling, key in ((["--token", token], "q"), ([f"--token={token}"], "ctrl+c")):
+            monkeypatch.setattr(LiverpoolApp, "run", lambda app, k=key: run_then_quit(app, k))
+            assert main(["play", "--connect", link, *spelling]) == 0
+            out = capsys.readouterr().out
+            assert seen[-1] == token
+            command = next(line for line in out.splitlines() if "liverpool play --connect" in line)
+            printed = command[command.index("liverpool play") :]
+            assert f"--token={token}" in printed  # shown on leaving by q and by ctrl+c alike
+            args = build_parser().parse_args(normalize_argv(shlex.split(printed)[1:]))
+            assert args.token == token and parse_connect_url(args.connect)[1] == made["table_id"]
+        # the seat was kept: the same link (and name) without a token takes the seat back
+        monkeypatch.setattr(LiverpoolApp, "run", lambda app: run_then_quit(app, "ctrl+c"))
+        assert main(["play", "--connect", link]) == 0
+        assert seen[-1] == token and "Taking back your seat" in capsys.readouterr().out
+        assert ((tmp_path / "data" / "seats.json").stat().st_mode & 0o777) == 0o600

@@ -397,3 +397,92 @@ async def _levels(tmp_path: Path) -> None:
         app.refresh_view()
         await pilot.pause()
         assert "your level 2: 1 set + 1 run of 5+" in screen_text(app)
+
+
+def _swap_session(tmp_path: Path, hand: str) -> LocalSession:
+    """Ana to play (drawn already, not down) against Bo, who is down with a run holding a joker
+    that Ana's 7♥ stands for (one deal of 1 set + 1 run)."""
+    from rules_helpers import position
+
+    rules = RuleSet.preset("liverpool").with_options(schedule="1S1R/10")
+    game = position(
+        rules,
+        hands=[hand, "8D 3S 9C"],
+        melds=[(1, "run", "5H 6H JK 8H"), (1, "set", "QH QD QC")],
+        down=[1],
+        phase="play",
+        discard="AH",
+    )
+    return LocalSession(game=game, names=["Ana", "Bo (medium)"], kinds=[None, "medium"], human=0, data=tmp_path)
+
+
+def test_a_joker_swap_is_offered_only_when_it_lets_the_player_go_down_and_u_undoes_it(tmp_path: Path) -> None:
+    asyncio.run(_swap_flow(tmp_path))
+
+
+async def _swap_flow(tmp_path: Path) -> None:
+    # nothing in this hand makes the contract even with the joker: the engine lists the swap, the
+    # app does not offer it (the joker would have to be played this turn, R20)
+    session = _swap_session(tmp_path, "7H 2S 9D KC 3C QS JH 4D 10S 6C 2D")
+    assert any(isinstance(a, SwapJoker) for a in session.game.legal_actions(0))
+    app = LiverpoolApp(session, delay=0, buy_seconds=1000)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("j")
+        assert not app.modal_open()
+        assert app.message is not None and "would not let you go down" in app.message.plain
+    # with the joker this hand makes 9♠ 9♦ JK and 2♣ 3♣ 4♣ 5♣: the swap is offered; after it `x`
+    # says what is owed and `u` undoes it
+    session = _swap_session(tmp_path, "7H 9S 9D 2C 3C 4C 5C KD QS JH 4D")
+    app = LiverpoolApp(session, delay=0, buy_seconds=1000)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("j")
+        await until(pilot, lambda: isinstance(app.screen, ChooseScreen))
+        await pilot.press("enter")
+        await until(pilot, lambda: not app.modal_open())
+        assert parse_card("JK") in app.game.hand(0) and parse_card("7H") not in app.game.hand(0)
+        assert "[u] undo the swap" in screen_text(app)
+        await pilot.press("x")
+        assert app.message is not None and "[u] undoes the swap" in app.message.plain
+        await pilot.press("u")
+        assert parse_card("7H") in app.game.hand(0) and parse_card("JK") not in app.game.hand(0)
+        assert any(isinstance(a, Discard) for a in app.game.legal_actions(0))
+        await pilot.press("u")
+        assert app.message is not None and "no joker swap to undo" in app.message.plain
+
+
+def test_the_prompt_does_not_invite_a_draw_while_the_others_may_still_buy(tmp_path: Path) -> None:
+    asyncio.run(_no_draw_invite(tmp_path))
+
+
+async def _no_draw_invite(tmp_path: Path) -> None:
+    from rules_helpers import position
+
+    # Ana is to draw; Bo (seat 2) may still buy Cy's 9♣ first: the engine asks Bo before Ana
+    game = position(
+        hands=["7H 2S 9D KC 3C QS JH 4D 10S 6C", "8D 3S 9C 5H 6H 2C 4S 7D 8S 10H", "KD"],
+        discard="9C",
+        discarder=2,
+        current=0,
+        phase="draw",
+        fresh=True,
+    )
+    session = LocalSession(
+        game=game, names=["Ana", "Bo (medium)", "Cy (medium)"], kinds=[None, "medium", "medium"], human=0, data=tmp_path
+    )
+    app = LiverpoolApp(session, delay=0, buy_seconds=1000)
+    app.paused = True  # Bo waits: the window before Ana's draw stays open
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        seat, _ = session.to_act()
+        assert app.in_turn() and seat == 1
+        text = screen_text(app)
+        assert "[s] draw" not in text and "Your turn next" in text
+        await pilot.press("s")
+        assert app.message is not None and "Wait" in app.message.plain
+        app.paused = False  # Bo decides; then the prompt invites the draw, and s draws
+        await until(pilot, lambda: session.to_act()[0] == 0 and not app.busy)
+        if app.message is not None:
+            app.message = None
+            app.refresh_view()
+        await pilot.pause()
+        assert "[s] draw from the stock" in screen_text(app)

@@ -130,3 +130,32 @@ def test_snapshot_game_end(snap_compare: SnapCompare, tmp_path: Path, size: tupl
         await until(pilot, lambda: isinstance(app.screen, GameEndScreen))
 
     assert snap(snap_compare, app, size, before)
+
+
+class _DealEndApp(LiverpoolApp):
+    """The deal-end screen of the last deal of seven at a table of five, with made-up hands."""
+
+    def on_mount(self) -> None:
+        names = ["Ana", "Bo (medium)", "Cy (medium)", "Di (hard)", "Ed (easy)"]
+        scores = [[0, 35, 60, 15, 85], [40, 0, 25, 10, 55], [5, 60, 0, 45, 20]] * 2 + [[30, 15, 70, 0, 45]]
+        totals = [sum(row[p] for row in scores) for p in range(5)]
+        event = {
+            "type": "deal_end",
+            "out": 3,
+            "points": scores[-1],
+            "hands": {"0": "KS 10H 5D", "1": "2C 3C", "2": "JK AS AD QC 9H", "4": "8S 8H 7C 2D"},
+        }
+        self.push_screen(DealEndScreen(event, names, scores, totals, deal=7, next_text="final scores"))
+
+
+def test_snapshot_deal_end_after_seven_deals_shows_the_totals_at_80x24(
+    snap_compare: SnapCompare, tmp_path: Path
+) -> None:
+    app = _DealEndApp(LocalSession.new(players=5, seed=1, name="Ana", data_dir=tmp_path), clock=lambda: 0.0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await until(pilot, lambda: isinstance(app.screen, DealEndScreen))
+        await pilot.pause()
+        assert isinstance(app.screen, DealEndScreen)
+
+    assert snap(snap_compare, app, (80, 24), before)

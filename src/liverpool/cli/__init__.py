@@ -17,13 +17,13 @@ from ..bots import names as bot_names
 from . import login, play, review, rules, serve, simulate
 from .common import rules_from_args
 
-__all__ = ["main", "rules_from_args"]
+__all__ = ["build_parser", "main", "rules_from_args"]
 
 _COMMANDS = (rules, play, simulate, review, serve, login)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``liverpool`` command; the exit status (2 for bad input, 130 after Ctrl-C)."""
+def build_parser() -> argparse.ArgumentParser:
+    """The ``liverpool`` command's parser, every subcommand registered."""
     parser = argparse.ArgumentParser(
         prog="liverpool",
         description="Liverpool Rummy and Contract Rummy",
@@ -34,7 +34,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     for command in _COMMANDS:
         command.register(sub)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``liverpool`` command; the exit status (2 for bad input, 130 after Ctrl-C)."""
+    parser = build_parser()
+    args = parser.parse_args(play.normalize_argv(sys.argv[1:] if argv is None else argv))
     try:
         result: int = args.func(args)
         sys.stdout.flush()

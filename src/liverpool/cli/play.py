@@ -7,8 +7,9 @@ allow, a negative delay are errors naming the limits.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..bots import names as bot_names
 from .common import add_rules_args, rules_from_args
@@ -45,7 +46,6 @@ def _cmd_play(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from ..tui.remote import RemoteSession
     from ..tui.session import LocalSession, data_dir
 
     if args.token and not args.connect:
@@ -68,15 +68,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             raise ValueError(
                 f"{', '.join(given)} cannot go with --connect: the server's table decides the seats and the rules"
             )
-        remote = RemoteSession.connect(args.connect, name=args.name, token=args.token)
-        app = LiverpoolApp(remote, ascii_only=args.ascii, buy_seconds=args.buy_time)
-        try:
-            app.run()
-        finally:
-            remote.close()
-        if app.quit_reason:
-            print(app.quit_reason)
-        return 0
+        return _play_remote(args)
     folder = data_dir()
     if args.players is None:
         args.players = 4
@@ -101,7 +93,66 @@ def _cmd_play(args: argparse.Namespace) -> int:
         print(app.quit_reason)
     if session.record_path is not None:
         print(f"The game's record: {session.record_path}")
-    return 0
+    return app.return_code or 0
+
+
+def _play_remote(args: argparse.Namespace) -> int:
+    """A seat at a server's table. Its token is kept in the data folder (``seats.json``): the same
+    link and ``--name`` take the seat back after a closed terminal; the command that takes it back
+    is printed on leaving, also after Ctrl-C or a hang-up."""
+    from ..tui.app import LiverpoolApp
+    from ..tui.remote import RemoteSession, parse_connect_url, save_seat, saved_seat
+    from ..tui.session import data_dir
+
+    folder = data_dir()
+    name = args.name.strip() or "You"
+    token = args.token
+    base, table_id = parse_connect_url(args.connect)
+    kept = None if token else saved_seat(folder, base, table_id, name)
+    remote = None
+    if kept is not None:
+        try:
+            remote = RemoteSession.connect(args.connect, name=name, token=kept)
+        except ValueError:
+            remote = None  # the table is gone: joining names the reason
+        else:
+            print(f"Taking back your seat at table {table_id} (its token was kept in {folder / 'seats.json'}).")
+    if remote is None:
+        remote = RemoteSession.connect(args.connect, name=name, token=token)
+    try:
+        save_seat(folder, base, table_id, name, remote.token)
+    except OSError as exc:
+        print(f"liverpool: cannot keep the seat's token in {folder}: {exc}", file=sys.stderr)
+    app = LiverpoolApp(remote, ascii_only=args.ascii, buy_seconds=args.buy_time)
+    try:
+        app.run()  # a hang-up (SIGHUP) ends it as q would (LiverpoolApp.on_mount)
+    finally:
+        remote.close()
+    note = app.quit_reason or app.leave_note()
+    if note:
+        with contextlib.suppress(OSError):  # the terminal is gone (a hang-up): the token is in seats.json
+            print(note)
+    return app.return_code or 0
+
+
+def normalize_argv(argv: Sequence[str]) -> list[str]:
+    """``--token VALUE`` as ``--token=VALUE``, so that a token beginning with ``-`` (one in 64 of
+    the server's) is not taken for an option by argparse.
+
+    >>> normalize_argv(["play", "--connect", "u", "--token", "-x9"])
+    ['play', '--connect', 'u', '--token=-x9']
+    """
+    out: list[str] = []
+    items = list(argv)
+    i = 0
+    while i < len(items):
+        if items[i] == "--token" and i + 1 < len(items):
+            out.append(f"--token={items[i + 1]}")
+            i += 2
+            continue
+        out.append(items[i])
+        i += 1
+    return out
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -145,7 +196,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="play at a table of `liverpool serve`: its invite link (http://host:port/?join=TABLE_ID) joins "
         "as --name; with --token, take your seat back",
     )
-    p.add_argument("--token", default=None, help="with --connect: your seat's token, to take the seat back")
+    p.add_argument(
+        "--token",
+        default=None,
+        help="with --connect: your seat's token, to take the seat back (--token=TOKEN also holds a token "
+        "beginning with -)",
+    )
     p.add_argument(
         "--watch-table",
         metavar="URL",

@@ -11,6 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -134,6 +137,24 @@ def _ready() -> bool:
     return True
 
 
+PARENT_POLL = 1.0  # seconds between a worker's looks at its parent
+
+
+def _watch_parent(parent: int) -> None:
+    """A worker's initializer: a daemon thread that ends the worker (and the processes it started,
+    e.g. a review's own pool) once the server that started it is gone, even by ``kill -9``:
+    a pool's workers otherwise wait on their job queue for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        for child in multiprocessing.active_children():
+            child.kill()
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 class Workers:
     """A lazily started process pool of ``size`` workers (``spawn``: no fork of a process that
     runs threads). ``size`` 0 runs the jobs in a thread of this process instead (off the event
@@ -148,7 +169,12 @@ class Workers:
         if self.size <= 0:
             return None
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:

@@ -8,6 +8,8 @@ and everything drawn on screen from the seat's own view (``Game.view(p)``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -23,7 +25,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 
-from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff, Meld, Pass, SwapJoker
+from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff, Meld, Pass, SwapJoker, Unswap
 from ..cards import Card, parse_card, parse_cards
 from ..describe import card_text, cards_text, describe_action, describe_event, plural
 from ..game import Game, IllegalAction
@@ -191,6 +193,7 @@ class LiverpoolApp(App[int]):
         Binding("escape", "cancel", "cancel", show=False),
         Binding("o", "lay_off", "lay off", show=False),
         Binding("j", "swap", "joker swap", show=False),
+        Binding("u", "unswap", "undo swap", show=False),
         Binding("x", "discard", "discard", show=False),
         Binding("a", "all_actions", "actions"),
         Binding("b", "buy", "buy", show=False),
@@ -228,6 +231,7 @@ class LiverpoolApp(App[int]):
         self.ended = False
         self.quit_reason = ""
         self.remote = isinstance(session, RemoteSession)
+        self.was_started = False  # a server's table sent its first state
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -249,6 +253,7 @@ class LiverpoolApp(App[int]):
         names = self.session.names
         if isinstance(self.session, RemoteSession):
             log.write(Text(f"Connecting to {self.session.base}, table {self.session.table_id}…", style="italic"))
+            self.catch_hangup()
             self.run_worker(self.session.run(self.on_remote), group="socket")
             self.set_interval(0.05, self.tick)
             self.refresh_view()
@@ -264,6 +269,30 @@ class LiverpoolApp(App[int]):
         self.set_interval(0.05, self.tick)
         self.refresh_view()
 
+    def catch_hangup(self) -> None:
+        """A closed terminal (SIGHUP) ends the app as q does, so the seat's command is still printed
+        (and its token is in seats.json): not killed mid-frame."""
+        hangup = getattr(signal, "SIGHUP", None)
+        if hangup is None:
+            return
+        try:
+            asyncio.get_running_loop().add_signal_handler(hangup, self.hang_up)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals
+            return
+        self.hangup_caught = True
+
+    def hang_up(self) -> None:
+        self.quit_reason = self.leave_note() or ""
+        self.exit(0)
+
+    def on_unmount(self) -> None:
+        if self.hangup_caught:
+            self.hangup_caught = False
+            with contextlib.suppress(RuntimeError, ValueError):
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGHUP)
+
+    hangup_caught = False
+
     # ------------------------------------------------------------------ state helpers
     @property
     def game(self) -> Game | RemoteGame:
@@ -278,6 +307,8 @@ class LiverpoolApp(App[int]):
             self.log_line(f"Connected to table {self.table_id()} as {session.names[self.seat]}.", "bold green")
             self.message = None
         elif kind == "state":
+            if not self.was_started:  # the table just started: "Starting the game…" is done
+                self.message = None
             self.remote_state(message)
         elif kind == "error":
             self.say(f"The server says: {message.get('reason', message.get('code', '?'))}", "bold red")
@@ -376,14 +407,18 @@ class LiverpoolApp(App[int]):
             return
         if isinstance(self.session, RemoteSession) and not self.session.ready:
             return
+        self.was_started = True
         game = self.game
         if game.is_over:
             self.show_game_end()
             return
         seat, legal = self.session.to_act()
+        offered = seat == self.me and game.current != self.me and any(isinstance(a, (Buy, Call)) for a in legal)
+        if self.prompt_deadline is not None and (not offered or legal != self.prompt_legal):
+            self.close_prompt()  # the window closed (or another discard's opened): its prompt goes
+        if offered:
+            self.open_prompt(legal)
         if seat == self.me:
-            if any(isinstance(a, (Buy, Call)) for a in legal) and game.current != self.me:
-                self.open_prompt(legal)
             return
         if self.remote:  # the server plays the other seats
             return
@@ -410,6 +445,11 @@ class LiverpoolApp(App[int]):
         elif self.clock() >= self.prompt_deadline:
             self.answer_prompt(Pass)
             return
+        self.refresh_prompt()
+
+    def close_prompt(self) -> None:
+        self.prompt_deadline = None
+        self.prompt_legal = []
         self.refresh_prompt()
 
     def answer_prompt(self, kind: type[Action]) -> None:
@@ -499,6 +539,8 @@ class LiverpoolApp(App[int]):
             status = Text(f"Table {session.table_id}: {session.status}", style="bold")
             self.query_one("#status", Static).update(status)
             wait = "Waiting for the game to start: " + ", ".join(session.names) if session.names else ""
+            if wait and self.me == 0 and not session.ended:
+                wait += "  ([enter] starts it now; free seats go to bots)"
             self.query_one("#prompt", Static).update(self.message or Text(wait, style="dim"))
             return
         game = self.game
@@ -623,8 +665,20 @@ class LiverpoolApp(App[int]):
             prompt.update(Text(f"Waiting for {self.session.names[self.game.current]}…", style="dim"))
             return
         phase = self.game.phase
+        seat, legal = self.session.to_act()
+        pending = isinstance(self.session, RemoteSession) and self.session._pending
+        if seat != self.me and not pending:  # [s] would say "Wait…": the prompt does not invite it
+            prompt.update(Text("Your turn next: the others may still buy the discard…", style="dim"))
+            return
         if phase == "draw":
             prompt.update(Text("Your turn: [s] draw from the stock, [d] take the discard, [a] every action", "bold"))
+        elif any(isinstance(x, Unswap) for x in legal):
+            prompt.update(
+                Text(
+                    "Your turn: play the swapped joker in a meld ([m], [f], [o]) or [u] undo the swap; [a] all",
+                    "bold",
+                )
+            )
         else:
             prompt.update(
                 Text(
@@ -740,7 +794,29 @@ class LiverpoolApp(App[int]):
         return self.new_meld(kind, cards)
 
     # ------------------------------------------------------------------ actions: keys
+    @property
+    def started(self) -> bool:
+        """A game to play: always locally; at a server's table once it sent the first view."""
+        return not isinstance(self.session, RemoteSession) or self.session.ready
+
+    def not_started(self) -> bool:
+        """Before a server's table starts: say so (and what the creator may do); True then."""
+        if self.started:
+            return False
+        self.say(self.waiting_text(), "yellow")
+        return True
+
+    def waiting_text(self) -> str:
+        session = self.session
+        if isinstance(session, RemoteSession) and session.ended:
+            return f"{session.status}. Press q to quit."
+        if self.me == 0:
+            return "The game has not started: [enter] starts it now (free seats go to bots), q quits."
+        return "The game has not started yet: the table's creator starts it (q quits)."
+
     def can_play(self) -> bool:
+        if self.not_started():
+            return False
         if self.me is None:
             self.say("You are watching: bots play every seat.", "yellow")
             return False
@@ -756,10 +832,11 @@ class LiverpoolApp(App[int]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(self.game.rules.describe(self.game.players)))
+        rules = self.game.rules.describe(self.game.players) if self.started else ()
+        self.push_screen(HelpScreen(rules))
 
     def action_quit_game(self) -> None:
-        if self.game.is_over:
+        if self.started and self.game.is_over:
             self.exit(0)
             return
 
@@ -770,19 +847,23 @@ class LiverpoolApp(App[int]):
                 self.quit_reason = self.quit_reason or (note or "")
                 self.exit(0)
 
-        note = None
-        if isinstance(self.session, RemoteSession):
-            note = (
-                "The server keeps your seat (a bot plays it after the grace period). To come back: "
-                f"liverpool play --connect {self.session.base}/?join={self.session.table_id} "
-                f"--token {self.session.token}"
-            )
+        note = self.leave_note()
         self.push_screen(QuitScreen(saved=not self.session.watching, note=note), answered)
 
     def action_save_and_quit(self) -> None:
-        saved = self.session.save() if not self.game.is_over else None
+        saved = self.session.save() if self.started and not self.game.is_over else None
         self.quit_reason = f"Game saved in {saved}; `liverpool play --resume` continues it." if saved else ""
+        self.quit_reason = self.quit_reason or self.leave_note() or ""
         self.exit(0)
+
+    def leave_note(self) -> str | None:
+        """At a server's table: the command that takes the seat back (None locally)."""
+        if not isinstance(self.session, RemoteSession):
+            return None
+        return (
+            "The server keeps your seat (a bot plays it after the grace period). To come back: "
+            + self.session.rejoin_command()
+        )
 
     def action_pause(self) -> None:
         self.paused = not self.paused
@@ -900,6 +981,9 @@ class LiverpoolApp(App[int]):
         self.say("Suggested lay-down staged: [enter] lays it down, [esc] cancels.", "bold green")
 
     def action_lay_down(self) -> None:
+        if isinstance(self.session, RemoteSession) and not self.session.ready and self.me == 0:
+            self.start_table()
+            return
         if not self.can_play():
             return
         if self.remote:
@@ -917,6 +1001,23 @@ class LiverpoolApp(App[int]):
             if not self.apply(meld):
                 return
         self.say("You are down!", "bold green")
+
+    def start_table(self) -> None:
+        """The creator starts the server's table (an HTTP call in a thread); the first ``state`` follows."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or session.ended:
+            return
+
+        async def start() -> None:
+            try:
+                await asyncio.to_thread(session.start)
+            except ValueError as exc:
+                self.say(f"Not started: {exc}", "bold red")
+            else:
+                self.log_line("You started the game.", "bold green")
+
+        self.say("Starting the game…", "yellow")
+        self.run_worker(start(), group="start", exclusive=True)
 
     def action_cancel(self) -> None:
         hand = self.query_one(HandView)
@@ -963,11 +1064,46 @@ class LiverpoolApp(App[int]):
     def action_swap(self) -> None:
         if not self.can_play():
             return
-        options = [x for x in self.game.legal_actions(self.me) if isinstance(x, SwapJoker)]
+        listed = [x for x in self.game.legal_actions(self.me) if isinstance(x, SwapJoker)]
+        options = [x for x in listed if self.swap_lets_go_down(x)]
         if not options:
-            self.say("No joker swap is possible now.", "yellow")
+            if listed:
+                self.say(
+                    "A joker swap now would not let you go down, and a swapped joker must be played this turn "
+                    "(R20): no swap offered.",
+                    "yellow",
+                )
+            else:
+                self.say("No joker swap is possible now.", "yellow")
             return
         self.choose_action("Swap a joker", options)
+
+    def swap_lets_go_down(self, swap: SwapJoker) -> bool:
+        """A swap worth offering: the player is down already, the joker need not be played this turn
+        (``swap_must_play`` off), or the hand after the swap makes the contract (the solver's
+        ``contract_melds``, as [f] asks it); else the joker could only be handed back ([u])."""
+        view = self.game.view(self.seat)
+        rules = self.game.rules
+        if view["down"][self.seat] or not rules.swap_must_play:
+            return True
+        meld = next((m for m in view["melds"] if m["id"] == swap.meld), None)
+        if meld is None or not 0 <= swap.index < len(meld["cards"]):
+            return True  # the engine listed it: not for the app to hide
+        after = Counter(parse_cards(view["hand"]))
+        after[swap.card] -= 1
+        after[parse_card(meld["cards"][swap.index])] += 1
+        contract = Contract.from_view(view["contract"])
+        return contract_melds(list(after.elements()), contract, rules) is not None
+
+    def action_unswap(self) -> None:
+        if not self.can_play():
+            return
+        undo = next((x for x in self.game.legal_actions(self.me) if isinstance(x, Unswap)), None)
+        if undo is None:
+            self.say("There is no joker swap to undo now.", "yellow")
+            return
+        self.staged = []
+        self.apply(undo)
 
     def action_all_actions(self) -> None:
         if self.prompt_deadline is not None:
@@ -984,7 +1120,12 @@ class LiverpoolApp(App[int]):
         legal = self.game.legal_actions(self.me)
         action = next((x for x in legal if isinstance(x, Discard) and x.card == card), None)
         if card is None or action is None:
-            if not any(isinstance(x, Discard) for x in legal):
+            if not any(isinstance(x, Discard) for x in legal) and any(isinstance(x, Unswap) for x in legal):
+                self.say(
+                    "You swapped a joker this turn: play it in your melds first (R20), or [u] undoes the swap.",
+                    "yellow",
+                )
+            elif not any(isinstance(x, Discard) for x in legal):
                 self.say("You cannot discard now (draw first, or finish what you began).", "yellow")
             else:
                 self.say("That card may not be discarded now.", "yellow")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import urllib.error
 import urllib.request
 from collections import Counter
@@ -64,11 +65,13 @@ def parse_connect_url(url: str) -> tuple[str, str]:
     return f"{parts.scheme}://{parts.netloc}{prefix}", table_id
 
 
-def _request(method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
+def _request(
+    method: str, url: str, body: dict[str, Any] | None = None, timeout: float = 10.0, token: str | None = None
+) -> dict[str, Any]:
     from ..cli.login import auth_headers  # the session of `liverpool login`, if any (docs/players.md)
 
     data = json.dumps(body).encode() if body is not None else None
-    headers = {"Content-Type": "application/json", **auth_headers(url)}
+    headers = {"Content-Type": "application/json", **auth_headers(url)} | ({"X-Seat-Token": token} if token else {})
     req = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as answer:
@@ -90,6 +93,57 @@ def join_table(base: str, table_id: str, name: str) -> tuple[int, str]:
     its token. ValueError with the server's reason (full, started, no such table, unreachable)."""
     answer = _request("POST", f"{base}/api/tables/{quote(table_id)}/join", {"name": name})
     return int(answer["seat"]), str(answer["token"])
+
+
+def start_table(base: str, table_id: str, token: str) -> None:
+    """Start the table's game (``POST /api/tables/{id}/start``, the creator's token): ValueError with
+    the server's reason (not the creator, already started, unreachable)."""
+    _request("POST", f"{base}/api/tables/{quote(table_id)}/start", {}, token=token)
+
+
+def rejoin_command(base: str, table_id: str, token: str) -> str:
+    """The shell command that takes the seat back: ``--token=TOKEN``, a spelling that also holds a
+    token beginning with ``-``, and the URL quoted for the shell (``?`` is a glob).
+
+    >>> rejoin_command("http://h:8000", "T1", "-x9")
+    "liverpool play --connect 'http://h:8000/?join=T1' --token=-x9"
+    """
+    return f"liverpool play --connect {shlex.quote(f'{base}/?join={table_id}')} --token={shlex.quote(token)}"
+
+
+SEATS_FILE = "seats.json"
+MAX_SAVED_SEATS = 50
+
+
+def save_seat(folder: Path, base: str, table_id: str, name: str, token: str) -> Path:
+    """Keep a seat's token in ``folder/seats.json`` (readable by its owner only), so that the seat
+    is not lost with the terminal: the same ``--connect`` link and ``--name`` take it back."""
+    path = folder / SEATS_FILE
+    seats = [s for s in _saved_seats(path) if (s.get("base"), s.get("table")) != (base, table_id)]
+    seats.append({"base": base, "table": table_id, "name": name, "token": token})
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.touch(mode=0o600)
+    tmp.chmod(0o600)
+    tmp.write_text(json.dumps(seats[-MAX_SAVED_SEATS:]), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def saved_seat(folder: Path, base: str, table_id: str, name: str) -> str | None:
+    """The token kept by :func:`save_seat` for this table and name, if any."""
+    for s in _saved_seats(folder / SEATS_FILE):
+        if (s.get("base"), s.get("table"), s.get("name")) == (base, table_id, name) and s.get("token"):
+            return str(s["token"])
+    return None
+
+
+def _saved_seats(path: Path) -> list[dict[str, Any]]:
+    try:
+        seats = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [s for s in seats if isinstance(s, dict)] if isinstance(seats, list) else []
 
 
 def table_info(base: str, table_id: str) -> dict[str, Any]:
@@ -238,6 +292,14 @@ class RemoteSession:
         scheme = "wss" if self.base.startswith("https") else "ws"
         rest = self.base.split("://", 1)[1]
         return f"{scheme}://{rest}/ws/tables/{quote(self.table_id)}"  # the token is the first message
+
+    def rejoin_command(self) -> str:
+        """The command that takes this seat back (it holds the seat's token: shown to its player only)."""
+        return rejoin_command(self.base, self.table_id, self.token)
+
+    def start(self) -> None:
+        """Start the table (the creator's seat only): ValueError with the server's reason."""
+        start_table(self.base, self.table_id, self.token)
 
     def update_table(self, info: dict[str, Any]) -> None:
         seats = sorted(info.get("seats", []), key=lambda s: int(s["seat"]))

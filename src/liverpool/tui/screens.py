@@ -31,7 +31,8 @@ KEYS_HELP = (
     ("enter", "lay the staged melds down (when they make the contract)"),
     ("esc", "cancel the staged melds and the choice"),
     ("o", "lay off the card under the cursor (the melds it fits are marked ◆)"),
-    ("j", "swap a joker on the table (only offered when the rules allow it now)"),
+    ("j", "swap a joker on the table (offered when the rules allow it and you can then go down)"),
+    ("u", "undo your joker swap (the joker goes back; the card you gave returns)"),
     ("x", "discard the card under the cursor (press again to confirm a warning)"),
     ("a", "every legal action, in words (also: pile draws, unswap, end turn)"),
     ("Out of turn", ""),
@@ -140,7 +141,7 @@ class QuitScreen(ModalScreen[bool]):
 
 def score_table(names: Sequence[str], deal_scores: Sequence[Sequence[int]], totals: Sequence[int]) -> Table:
     """Points per deal and the totals, one column per seat."""
-    table = Table(title="Scores (lowest wins)", padding=(0, 1), box=box.SIMPLE_HEAD)
+    table = Table(title="Scores (lowest wins)", padding=(0, 1), box=box.SIMPLE_HEAD, show_edge=False)
     table.add_column("deal", justify="right")
     for name in names:
         table.add_column(name, justify="right")
@@ -183,16 +184,20 @@ class DealEndScreen(ModalScreen[None]):
             if isinstance(out, int)
             else f"Deal {self.deal} is over: {self.event.get('reason')}"
         )
+        # the totals first, beside this deal's points: on a small terminal the score table below
+        # (a row per deal) may scroll, the standing never does
         hands = Table(box=None, padding=(0, 1), show_header=True)
         hands.add_column("player", no_wrap=True)
         hands.add_column("points", justify="right")
+        hands.add_column("total", justify="right", style="bold")
         hands.add_column("cards left")
         points = self.event.get("points", [])
         shown = self.event.get("hands", {})
         for p, name in enumerate(self.names):
             cards = shown.get(str(p), "")
             text = cards_text(cards.split(), self.ascii_only) if cards else "(out)"
-            hands.add_row(name, str(points[p]) if p < len(points) else "", text)
+            total = str(self.totals[p]) if p < len(self.totals) else ""
+            hands.add_row(name, str(points[p]) if p < len(points) else "", total, text)
         with Vertical(id="dialog"):
             yield Static(Text(head, style="bold"), classes="title")
             with VerticalScroll():

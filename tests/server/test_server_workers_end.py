@@ -1,0 +1,103 @@
+"""The server's worker processes (hints, reviews) end with it, even after ``kill -9``: a real
+``liverpool serve`` in a subprocess, its hint worker started by a table, the server killed."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+if not Path("/proc/self/stat").exists():  # pragma: no cover - the process table is read from /proc
+    pytest.skip("needs Linux's /proc to find the server's children", allow_module_level=True)
+
+WAIT = 60.0  # an upper bound, never a measured time
+MAIN = "import sys; from liverpool.cli import main; sys.exit(main())"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json"} | ({"X-Seat-Token": token} if token else {})
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(req, timeout=30) as answer:
+        result: dict[str, Any] = json.loads(answer.read())
+        return result
+
+
+def test_hint_workers_end_after_the_server_is_killed(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = os.environ | {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    server = subprocess.Popen(
+        [sys.executable, "-c", MAIN, "serve", "--port", str(port), "--database",
+         f"sqlite:///{tmp_path / 'l.db'}", "--log-level", "warning"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + WAIT
+        while True:
+            assert server.poll() is None, "the server stopped"
+            assert time.monotonic() < deadline, "the server did not answer"
+            try:
+                made = _post(f"{base}/api/tables", {"players": 2, "seats": [{"kind": "human"},
+                             {"kind": "bot", "bot": "easy"}], "name": "Ana"})  # fmt: skip
+                break
+            except OSError:
+                time.sleep(0.1)
+        _post(f"{base}/api/tables/{made['table_id']}/start", {}, token=made["token"])  # warms a hint worker
+        while not workers:
+            assert time.monotonic() < deadline, "no worker process started"
+            workers = [c for c in _children(server.pid) if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()]
+            time.sleep(0.1)
+        time.sleep(1.0)  # the worker runs its initializer (it imports the analysis first)
+        workers = _children(server.pid)  # the pool's workers and multiprocessing's resource tracker
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=30)
+        while any(_alive(w) for w in workers):
+            assert time.monotonic() < deadline, f"the workers {workers} outlived the killed server"
+            time.sleep(0.1)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=30)
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)

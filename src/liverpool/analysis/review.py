@@ -16,6 +16,7 @@ record), so a review is the same whichever process or how many (``jobs``) evalua
 
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -26,7 +27,7 @@ from typing import Any, Final
 from ..actions import Action, action_from_dict
 from ..describe import describe_action
 from ..game import Game, IllegalAction
-from .evaluate import Budget, Evaluation, evaluate, number
+from .evaluate import Budget, Evaluation, Z, evaluate, number
 from .hint import reason
 
 __all__ = [
@@ -42,7 +43,9 @@ __all__ = [
     "verdict",
 ]
 
-VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
+VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder", "uncertain")
+"""The verdicts by points lost, then ``uncertain``: a loss of 2 points or more that its error
+cannot tell from nothing."""
 
 THRESHOLDS: Final[tuple[tuple[str, float], ...]] = (
     ("best", 0.5),
@@ -54,12 +57,21 @@ THRESHOLDS: Final[tuple[tuple[str, float], ...]] = (
 below 2 ``good``, below 5 ``inaccuracy``, below 10 ``mistake``, 10 or more ``blunder``."""
 
 
-def verdict(loss: float) -> str:
-    """The verdict of a decision that lost ``loss`` expected points (:data:`THRESHOLDS`)."""
-    for name, limit in THRESHOLDS:
+def verdict(loss: float, se: float = 0.0) -> str:
+    """The verdict of a decision that lost ``loss`` expected points with standard error ``se``:
+    the band of :data:`THRESHOLDS` the loss falls in, except that a loss of an inaccuracy or more
+    whose interval (``loss`` ± 2 ``se``) reaches below half a point (a loss within its error) is
+    ``uncertain``: the samples cannot tell it from nothing."""
+    name = "blunder"
+    for n, limit in THRESHOLDS:
         if loss < limit:
-            return name
-    return "blunder"
+            name = n
+            break
+    if name in ("best", "good"):
+        return name
+    if not math.isfinite(se) or loss - Z * se < THRESHOLDS[0][1]:
+        return "uncertain"
+    return name
 
 
 @dataclass(frozen=True)
@@ -218,7 +230,7 @@ def rate(pos: Position, budget: Budget | int | None = None) -> Decision:
     """Rate one decision: the action taken against the best found, with ``budget``'s seed made
     the decision's own (:meth:`Budget.for_decision`)."""
     budget = Budget.of(budget)
-    ev = evaluate(pos.view, pos.legal, budget.for_decision(pos.index), include=[pos.taken])
+    ev = evaluate(pos.view, pos.legal, budget.for_decision(pos.index), judge=pos.taken)
     loss, se = ev.loss(pos.taken)
     best = ev.best.action
     pile = pos.view["discard_pile"]
@@ -231,7 +243,7 @@ def rate(pos: Position, budget: Budget | int | None = None) -> Decision:
         best=best,
         loss=loss,
         loss_se=se,
-        verdict=verdict(loss),
+        verdict=verdict(loss, se),
         evaluation=ev,
         top=str(pile[-1]) if pile else None,
         melds=[dict(m) for m in pos.view["melds"]],

@@ -27,7 +27,14 @@ __all__ = ["load_record", "print_review", "register", "review_command"]
 _ROWS = 20
 """Mistakes and blunders listed at most (the costliest, in the order played)."""
 
-_STYLE = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+_STYLE = {
+    "best": "green",
+    "good": "cyan",
+    "inaccuracy": "yellow",
+    "mistake": "dark_orange",
+    "blunder": "bold red",
+    "uncertain": "magenta",
+}
 
 
 def load_record(path: str) -> dict[str, Any]:
@@ -67,9 +74,10 @@ def print_review(r: Review, reasons: dict[int, str], console: Console) -> None:
     verdicts.add_column("Points lost", justify="right")
     verdicts.add_column("Decisions", justify="right")
     bounds = [0.0] + [limit for _, limit in THRESHOLDS]
-    for i, name in enumerate(VERDICTS):
+    for i, name in enumerate(v for v in VERDICTS if v != "uncertain"):
         span = f"{bounds[i]:g} - {bounds[i + 1]:g}" if i + 1 < len(bounds) else f"{bounds[i]:g} +"
         verdicts.add_row(f"[{_STYLE[name]}]{name}[/]", span, str(counts[name]))
+    verdicts.add_row(f"[{_STYLE['uncertain']}]uncertain[/]", "2 + within its error", str(counts["uncertain"]))
     verdicts.add_row("forced (one legal action)", "", str(r.forced))
     console.print(verdicts)
     deals = Table(box=box.SIMPLE_HEAD, title="Points lost per deal", show_edge=False)

@@ -349,7 +349,11 @@ def test_cli_review_json_and_report(record: dict[str, Any], tmp_path: Path, caps
     assert sum(data["summary"]["by_verdict"].values()) == data["summary"]["decisions"] == len(data["decisions"])
     assert main(["review", str(path), "--seat", "0", "--samples", "2", "--jobs", "1"]) == 0
     text = capsys.readouterr().out
-    assert "Review of seat 0" in text and "Decisions by verdict" in text and "Points lost per deal" in text
+    assert "Review of Seat 0" in text and "Decisions by verdict" in text and "Points lost per deal" in text
+    # people's words: card symbols and actions in words, no engine notation
+    assert "p0 " not in text and any(suit in text for suit in "♠♥♦♣")
+    assert main(["review", str(path), "--seat", "0", "--samples", "2", "--jobs", "1", "--names", "Ana,Bo,Cy"]) == 0
+    assert "Review of Ana" in capsys.readouterr().out
 
 
 def test_cli_review_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -406,3 +410,38 @@ def test_evidence_summary_pools_decisions_and_gives_intervals_over_games(
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert bench.main(["--summarise", str(path)]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+# ---------------------------------------------------------------------------- Ctrl-C
+def test_cli_review_stops_on_ctrl_c_and_prints_what_was_rated(record: dict[str, Any], tmp_path: Path) -> None:
+    """A real ``liverpool review`` process with two workers gets SIGINT (as Ctrl-C sends it, to the
+    whole process group) while rating: it ends soon (the workers are terminated, not waited for),
+    prints the report of the decisions rated so far, exits with 130, and no process prints a
+    traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"record": record, "names": ["Ana", "Bo", "Cy"]}))
+    code = "import sys; from liverpool.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "review", str(path), "--seat", "0", "--samples", "64", "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    time.sleep(4.0)  # well into the rating (the whole review takes far longer)
+    assert proc.poll() is None, proc.communicate()
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    waited = time.monotonic() - sent
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err and "Traceback" not in out, err
+    assert "Review of Ana" in out and "Stopped:" in out and "decisions rated" in out
+    assert waited < 15, waited  # measured well under 2 s on an idle machine; generous for a shared one

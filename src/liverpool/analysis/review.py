@@ -17,10 +17,12 @@ record), so a review is the same whichever process or how many (``jobs``) evalua
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
+import signal
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -147,6 +149,11 @@ class Review:
     forced: int
     finished: bool
     scores: list[int] = field(default_factory=list)
+    complete: bool = True
+    """False when the review was stopped (``review(..., partial=True)`` and Ctrl-C) before every
+    decision was rated: ``decisions`` then holds those rated so far."""
+    total: int = 0
+    """The decisions of the seat in the record (rated or not)."""
 
     @property
     def by_verdict(self) -> dict[str, int]:
@@ -179,6 +186,7 @@ class Review:
             "players": self.players,
             "budget": self.budget.to_dict(),
             "finished": self.finished,
+            "complete": self.complete,
             "scores": self.scores,
             "summary": {
                 "decisions": len(self.decisions),
@@ -257,18 +265,30 @@ def _rate_many(batch: Sequence[Position], budget: Budget) -> list[Decision]:
     return [rate(p, budget) for p in batch]
 
 
+def _rate_batch(args: tuple[Sequence[Position], Budget]) -> list[Decision]:
+    return _rate_many(*args)
+
+
+def _quiet_worker() -> None:
+    """A worker leaves Ctrl-C (SIGINT, sent to the whole process group) to the parent, which ends
+    the workers itself: no worker prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def review(
     record: dict[str, Any],
     seat: int,
     budget: Budget | int | None = None,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    partial: bool = False,
 ) -> Review:
     """Rate every decision ``seat`` took in ``record`` (a ``Game.record()``).
 
-    ``budget``: a :class:`Budget` or a sample count per decision. ``jobs``: processes (0: one per
-    core); the result does not depend on it. ``progress(done, total)`` is called as decisions are
-    rated.
+    ``budget``: a :class:`Budget` or a sample count per decision (the cap). ``jobs``: processes
+    (0: one per core); the result does not depend on it. ``progress(done, total)`` is called as
+    decisions are rated. ``partial``: on Ctrl-C (KeyboardInterrupt) stop at once, end the worker
+    processes, and return what was rated so far (``Review.complete`` False) instead of raising.
     """
     b = Budget.of(budget)
     todo = list(positions(record, seat))
@@ -279,26 +299,41 @@ def review(
     if jobs <= 0:
         jobs = os.cpu_count() or 1
     rated: list[Decision] = []
+    complete = True
     if progress is not None:
         progress(0, total)
-    if jobs == 1 or total < 2:
-        for pos in todo:
-            rated.append(rate(pos, b))
-            if progress is not None:
-                progress(len(rated), total)
-    else:
-        # small batches, handed out in order: both cores busy to the end, few round trips
-        size = max(1, min(8, total // (jobs * 4)))
-        batches = [todo[i : i + size] for i in range(0, total, size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_rate_many, batch, b) for batch in batches]
-            done = 0
-            for future in futures:
-                result = future.result()
-                rated.extend(result)
-                done += len(result)
+    try:
+        if jobs == 1 or total < 2:
+            for pos in todo:
+                rated.append(rate(pos, b))
                 if progress is not None:
-                    progress(done, total)
+                    progress(len(rated), total)
+        else:
+            # small batches, handed out in order: both cores busy to the end, few round trips
+            size = max(1, min(8, total // (jobs * 4)))
+            batches = [(todo[i : i + size], b) for i in range(0, total, size)]
+            main = threading.current_thread() is threading.main_thread()
+            before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:  # the workers are born ignoring Ctrl-C (and _quiet_worker makes sure)
+                pool = multiprocessing.get_context().Pool(jobs, initializer=_quiet_worker)
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, before)
+            try:
+                for result in pool.imap(_rate_batch, batches):
+                    rated.extend(result)
+                    if progress is not None:
+                        progress(len(rated), total)
+                pool.close()
+            except BaseException:
+                pool.terminate()  # at once: a batch under way is not waited for
+                raise
+            finally:
+                pool.join()
+    except KeyboardInterrupt:
+        if not partial:
+            raise
+        complete = False
     rated.sort(key=lambda d: d.index)
     return Review(
         seat=seat,
@@ -308,6 +343,8 @@ def review(
         forced=forced,
         finished=end.is_over,
         scores=list(end.scores),
+        complete=complete,
+        total=total,
     )
 
 

@@ -78,6 +78,9 @@ def test_not_going_out_when_one_can_is_a_mistake_or_worse() -> None:
     assert [a.card for a in lay_off] == cards("7H")  # the 8♥ and 9♥ fit once the 7♥ is laid
     h = hint(game.view(0), game.legal_actions(0), Budget(samples=CAP, seed=1))
     assert isinstance(h.action, LayOff), h.action
+    # the reason names what the move achieves, as the engine's table says: the hearts follow and
+    # the last card's discard goes out
+    assert "8♥ 9♥" in h.reason and "discard the K♣: you go out this turn" in h.reason, h.reason
     for wait in (Discard(0, cards("KC")[0]), Discard(0, cards("9H")[0])):
         d = rate(decision(game, 0, wait), Budget(samples=CAP, seed=1))
         assert isinstance(d.best, LayOff) and worse_than(d.verdict, "mistake"), (wait, d.loss, d.loss_se, d.verdict)
@@ -113,6 +116,7 @@ def test_holding_a_complete_contract_while_the_next_player_has_one_card_is_a_mis
     assert any(isinstance(a, Meld) for a in legal)
     h = hint(game.view(0), legal, Budget(samples=CAP, seed=2))
     assert isinstance(h.action, Meld)
+    assert "next player (seat 1) is down with 1 card" in h.reason, h.reason
     d = rate(decision(game, 0, Discard(0, cards("JH")[0])), Budget(samples=CAP, seed=2))
     assert isinstance(d.best, Meld) and worse_than(d.verdict, "mistake"), (d.loss, d.loss_se, d.verdict)
 
@@ -174,6 +178,7 @@ def test_a_hint_for_a_down_player_never_speaks_of_the_contract() -> None:
     assert isinstance(h.action, Discard)
     for word in ("contract", "short", "they make"):
         assert word not in h.reason, h.reason
+    assert "fits no meld on the table" in h.reason
 
 
 def ties() -> Game:
@@ -204,3 +209,4 @@ def test_ties_are_broken_by_points(seed: int) -> None:
     game = ties()
     h = hint(game.view(0), game.legal_actions(0), Budget(samples=16, seed=seed))
     assert h.action == Discard(0, cards("AC")[0]), (h.action, h.reason)
+    assert "more points out of your hand" in h.reason or "most you can throw" in h.reason

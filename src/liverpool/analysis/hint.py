@@ -276,9 +276,10 @@ class _Facts:
             and gap <= 2.0 * se
             and self.s.t.pts[action.card.rank] > self.s.t.pts[alt.action.card.rank]
         ):
+            side = "worse" if gap >= 0 else "better"
             return (
-                f"“{words}” plays out about as well ({gap:+.1f}{spread} points, {ev.samples} samples), and the "
-                f"{_name(action.card)} is the more points out of your hand"
+                f"“{words}” plays out as well within the samples' error ({abs(gap):.1f}{spread} points {side}, "
+                f"{ev.samples} samples), and the {_name(action.card)} is the more points out of your hand"
             )
         if gap < -0.5:
             return f"“{words}” plays out about {-gap:.1f} points better ({ev.samples} samples)"
@@ -316,10 +317,48 @@ class _Facts:
             return f"{what}: this deal's contract takes the whole hand, and yours goes down"
         if left <= 0:
             return f"{what}: it completes {self.contract} and leaves no card in your hand"
-        return (
-            f"{what}: your hand makes {self.contract} now, {self.points(cards)} points out of your hand "
-            "before anyone can go out"
-        )
+        close = [p for p in range(self.n) if p != self.me and self.view["down"][p] and self.view["hand_sizes"][p] <= 2]
+        if close:
+            p = min(close, key=lambda q: (self.view["hand_sizes"][q], (q - self.me) % self.n))
+            size = self.view["hand_sizes"][p]
+            return (
+                f"{what}: your hand makes {self.contract} now, and {self.who(p)} is down with {size} "
+                f"card{'s' if size != 1 else ''}: every turn you wait you may be caught with your whole hand"
+            )
+        return f"{what}: your hand makes {self.contract} now, {self.points(cards)} points out of your hand"
+
+    def after_lay_offs(self, first: LayOff) -> tuple[list[Card], list[Card]]:
+        """The cards that can follow ``first`` onto the table this turn, one after another, and the
+        cards left then, as the engine says (``Game.layoff_spot`` on the view's table, the hidden
+        cards filled in at random: they take no part)."""
+        import random
+
+        from ..actions import LayOff as LayOffAction
+        from ..bots.strong import sample_hidden, unseen_pool
+        from ..game import Game
+
+        view = self.view
+        try:
+            hands, stock = sample_hidden(view, unseen_pool(view, self.rules), {}, random.Random(0))
+            game = Game.from_view(view, hands, stock, seed=0)
+            game.apply(first)
+        except (ValueError, KeyError):  # pragma: no cover - a view the sampler cannot fill
+            return [], self.without(first.card)
+        laid: list[Card] = []
+        while game.current == self.me and game.phase == "play":
+            hand = game.hand(self.me)
+            if len(hand) <= (1 if self.s.floats_when_empty() else 0):
+                break
+            nxt = next(((c, spot) for c in hand if (spot := game.layoff_spot(c)) is not None), None)
+            if nxt is None:
+                break
+            card, (meld, high) = nxt
+            try:
+                game.apply(LayOffAction(self.me, card, meld, high))
+            except ValueError:  # pragma: no cover - the listing refuses it after all
+                break
+            laid.append(card)
+        return laid, list(game.hand(self.me)) if game.current == self.me else []
 
     def _lay_off(self, action: LayOff) -> str:
         card = action.card
@@ -328,11 +367,17 @@ class _Facts:
         head = f"lay off the {_name(card)}"
         if not rest:
             return f"{head}: you go out"
-        if len(rest) == 1 and self.s.floats_when_empty():
-            return f"{head}, then discard the {_name(rest[0])}: you go out this turn"
-        if len(rest) == 1:
-            return f"{head}: one card left, the {_name(rest[0])}, to go out with"
-        return f"{head}: {len(rest)} cards left to go out with, {pts} points fewer to be caught with"
+        laid, left = self.after_lay_offs(action)
+        then = f" and then the {_names(laid)}" if laid else ""
+        if len(left) == 1 and self.s.floats_when_empty():
+            return f"lay off the {_name(card)}{then}, and discard the {_name(left[0])}: you go out this turn"
+        if not left:
+            return f"lay off the {_name(card)}{then}: you go out"
+        gone = pts + self.points(laid)
+        return (
+            f"lay off the {_name(card)}{then}: {len(left)} card{'s' if len(left) != 1 else ''} left, "
+            f"{gone} points fewer to be caught with"
+        )
 
     def _swap(self, action: SwapJoker) -> str:
         owner = next((m["owner"] for m in self.view["melds"] if m["id"] == action.meld), None)

@@ -46,8 +46,9 @@ __all__ = [
     "paired",
 ]
 
-DEFAULT_SAMPLES: Final = 24
-"""Samples of the hidden cards per decision by default (each candidate is played out on each)."""
+DEFAULT_SAMPLES: Final = 48
+"""The cap of samples of the hidden cards per decision by default (each candidate is played out on
+each; a decision whose verdict or best move is settled sooner stops there)."""
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,14 @@ from the discard pile, bought or was handed back by a call are placed in that op
 unless since played; a player who is not down keeps the best of its hand and the cards it drew
 from the stock, as a player would; a player who is down holds nothing that fits the table), builds
 the full state with :meth:`Game.from_view`, and plays every candidate out with greedy playouts on
-the same sample (common random numbers) for ``horizon`` turns (8), or to the end of the deal when
-that comes first. A candidate's value is the deal's points difference: the opponents' mean points
-minus its own, where a deal not over yet counts each hand at the points such a hand scored on
-average in greedy games (``EXPECTED_POINTS``, by its deficit and points). Short playouts with this
-estimate choose better in the same time than whole-deal playouts (more samples, less noise; see
-docs/bots.md). A hand sampled for a player who let a discard go (drew from the stock instead) and
+the same sample (common random numbers): to the end of the deal when the end is near (a player
+down or one card short), else for ``horizon`` turns (8). This is the one search of the bot, the
+hints and the reviews (:mod:`liverpool.bots.search`). A candidate's value is the bot's deal
+points less the opponents' mean (lower is better), where a deal not over yet counts each hand at
+the points such a hand scored on average in greedy games (``EXPECTED_POINTS``, by its deficit
+and points; :func:`liverpool.bots.search.standing`). Where the end is far, short playouts with
+this estimate chose better in the same time than whole-deal playouts (more samples, less noise;
+measured with the earlier value, docs/bots.md). A hand sampled for a player who let a discard go (drew from the stock instead) and
 that would have taken it is dealt again, and so is one that, given back its player's last discard,
 would have discarded another card. The bot keeps greedy's choice unless another candidate is
 better by more than ``margin`` standard errors of the paired differences.

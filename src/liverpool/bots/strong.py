@@ -16,10 +16,11 @@ points less the opponents' mean (lower is better), where a deal not over yet cou
 the points such a hand scored on average in greedy games (``EXPECTED_POINTS``, by its deficit
 and points; :func:`liverpool.bots.search.standing`). Where the end is far, short playouts with
 this estimate chose better in the same time than whole-deal playouts (more samples, less noise;
-measured with the earlier value, docs/bots.md). A hand sampled for a player who let a discard go (drew from the stock instead) and
-that would have taken it is dealt again, and so is one that, given back its player's last discard,
-would have discarded another card. The bot keeps greedy's choice unless another candidate is
-better by more than ``margin`` standard errors of the paired differences.
+measured with the earlier value, docs/bots.md). A hand sampled for a player who let a discard go
+(drew from the stock instead) and that would have taken it is dealt again, and so is one that,
+given back its player's last discard, would have discarded another card. The bot keeps greedy's
+choice unless another candidate is better by more than ``margin`` standard errors of the paired
+differences.
 
 Time: ``think`` seconds per decision on average. A decision that needs no search saves its share
 (up to ``carry`` × think), and a searched decision may spend up to ``burst`` × think of the saving.

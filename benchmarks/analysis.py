@@ -33,10 +33,17 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from liverpool import Game
-from liverpool.analysis import DEFAULT_SAMPLES, Budget, review
-from liverpool.bots import from_spec
-from liverpool.driver import play_game
+FAST = Path(__file__).resolve().parents[1] / "build" / "fast"
+"""The compiled greedy bot (``make fast``; ``make bench`` builds it first): the reviews' playouts use
+it when it is built, as ``liverpool`` does with ``PYTHONPATH=build/fast`` (``--source``: never)."""
+if __name__ == "__main__" and "--source" not in sys.argv and (FAST / ".built").exists():
+    sys.path.insert(0, str(FAST))
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(FAST), *filter(None, [os.environ.get("PYTHONPATH")])])
+
+from liverpool import Game  # noqa: E402
+from liverpool.analysis import DEFAULT_SAMPLES, Budget, review  # noqa: E402
+from liverpool.bots import from_spec  # noqa: E402
+from liverpool.driver import play_game  # noqa: E402
 
 BENCH_SEED = 3
 
@@ -53,7 +60,10 @@ def speed(jobs: int, samples: int) -> dict[str, Any]:
     """Seconds to review the random seat of one game with 1 and ``jobs`` processes, and a greedy
     seat of the same game with ``jobs`` processes."""
     record = play("random", BENCH_SEED, 0)
-    out: dict[str, Any] = {"samples": samples}
+    import liverpool.bots.greedy.heuristics as compiled
+
+    build = "compiled greedy (build/fast)" if compiled.__file__.endswith(".so") else "source"
+    out: dict[str, Any] = {"samples": samples, "build": build, "cpus": os.cpu_count()}
     for seat, j in sorted({(0, 1), (0, jobs), (1, jobs)}):
         before = _cpu()
         start = time.perf_counter()
@@ -182,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=100, help="first game seed of --evidence")
     parser.add_argument("--out", type=Path, help="append each reviewed seat as a JSON line (--evidence)")
     parser.add_argument("--summarise", type=Path, help="print the summary of a --out file")
+    parser.add_argument("--source", action="store_true", help="use the source even where build/fast is built")
     args = parser.parse_args(argv)
     if args.summarise:
         rows = [json.loads(line) for line in args.summarise.read_text().splitlines() if line.strip()]

@@ -123,7 +123,7 @@ def regret(
             before = bot.samples
             cands = pos.cands[: bot.width]  # greedy's choice, then by greedy's ranking
             choice = cands.index(bot.search(pos.view, rules, s, cands, pos.known))
-            regrets.append(max(value) - value[choice])
+            regrets.append(value[choice] - min(value))  # values: own points less the others' mean
             samples.append(bot.samples - before)
             changed += choice != 0
     return {

@@ -36,7 +36,8 @@ from liverpool.cli import main
 from liverpool.describe import describe_action
 from liverpool.driver import play_game
 
-SAMPLES = 16
+SAMPLES = 48
+"""The cap of samples per decision in the position tests (a decision settled earlier stops there)."""
 
 
 @pytest.fixture(autouse=True)
@@ -54,17 +55,20 @@ def position_of(game: Game, seat: int, taken: Action) -> Position:
 # ---------------------------------------------------------------------------- the three positions
 def next_player_run(rule_set: RuleSet = LIVERPOOL) -> Game:
     """Deal 2 (a set and a run). Player 1, next to play, is down with one card left, and their run
-    4♥-7♥ is on the table: discarding the 8♥ hands them the card to go out with."""
+    4♥-7♥ is on the table: discarding the 8♥ hands them the card to go out with. Player 0 holds the
+    set 9♣ 9♦ 9♠ and the run's start 3♦ 4♦ 5♦, one card short of the contract: the deal ending now
+    catches it with its whole hand just before it could lay down, a loss against every other seat
+    (the others are no nearer, as far as player 0 can tell)."""
     return build(
         rule_set,
         [
-            "KS QD 9C 9D 2S 3D JC 8H 10S 6C 4S",
+            "9C 9D 9S 3D 4D 5D KS QD JC 8H 10S",
             "QH",
-            "2C 3C 4C 7D 8D 9S 10D JD QC KC",
+            "2C 3C 4C 7D 8D 6S 10D JD QC KC",
             "2H 3H 6D 7S 8S 9H 10H JH QS AS",
         ],
         deal=2,
-        melds=[(1, "set", "5C 5D 5S"), (1, "run", "4H 5H 6H 7H")],
+        melds=[(1, "set", "5C 5H 5S"), (1, "run", "4H 5H 6H 7H")],
         current=0,
         phase="play",
     )
@@ -161,7 +165,11 @@ def test_the_right_move_is_rated_best_and_costs_nothing() -> None:
     game = completed_set()
     h = hint(game.view(0), game.legal_actions(0), Budget(samples=SAMPLES, seed=2))
     d = rate(position_of(game, 0, h.action), Budget(samples=SAMPLES, seed=2))
-    assert d.loss < THRESHOLDS[1][1] and d.verdict in ("best", "good")
+    # the review samples afresh (its own seed): the hint's move may show a small loss there, but
+    # one within its error, never a named inaccuracy or worse (the browser once showed the move
+    # the hint recommended as an inaccuracy at 3.3 ± 4.5 points)
+    assert d.verdict in ("best", "good", "uncertain"), (d.loss, d.loss_se, d.verdict)
+    assert d.loss < THRESHOLDS[1][1] or d.loss - 2 * d.loss_se < THRESHOLDS[0][1]
 
 
 # ---------------------------------------------------------------------------- evaluate
@@ -173,7 +181,7 @@ def test_evaluate_values_every_candidate_with_an_error_and_samples() -> None:
     assert values == sorted(values)  # best (fewest expected points) first
     for c in ev.candidates:
         assert c.samples == 12 and math.isfinite(c.se) and c.se >= 0
-        assert 0 <= c.value < 200  # points of one deal
+        assert -200 < c.value < 200  # points of one deal: the seat's less the others' mean
     assert sum(c.greedy for c in ev.candidates) == 1
     data = json.loads(json.dumps(ev.to_dict(), allow_nan=False))
     assert data["candidates"][0]["text"] == str(ev.best.action)
@@ -240,7 +248,12 @@ def test_verdict_thresholds() -> None:
         "blunder",
         "blunder",
     ]
-    assert [name for name, _ in THRESHOLDS] + ["blunder"] == list(VERDICTS)
+    assert [name for name, _ in THRESHOLDS] + ["blunder", "uncertain"] == list(VERDICTS)
+    # a loss within its error (2 standard errors reach below half a point) is never named a
+    # mistake: the samples cannot tell it from nothing
+    assert verdict(6.0, 3.0) == "uncertain" and verdict(12.0, 6.0) == "uncertain"
+    assert verdict(12.0, 2.0) == "blunder" and verdict(6.0, 1.0) == "mistake"
+    assert verdict(1.0, 5.0) == "good" and verdict(3.0, float("inf")) == "uncertain"
 
 
 @pytest.fixture(scope="module")
@@ -269,7 +282,9 @@ def test_review_rates_every_decision_of_the_seat_from_its_own_view(record: dict[
         assert pos.legal == prefix.legal_actions(0)
         assert pos.taken.to_dict() == record["actions"][pos.index]
     for d in r.decisions:
-        assert d.loss >= 0 and d.verdict == verdict(d.loss)
+        assert d.loss >= 0 and d.verdict == verdict(d.loss, d.loss_se)
+        if d.loss <= 2 * d.loss_se:  # within its error: never a mistake
+            assert d.verdict not in ("mistake", "blunder")
         assert d.evaluation.find(d.taken) is not None
         assert (d.taken == d.best) == (d.loss == 0 and d.taken == d.evaluation.best.action)
     counts = r.by_verdict
@@ -334,7 +349,11 @@ def test_cli_review_json_and_report(record: dict[str, Any], tmp_path: Path, caps
     assert sum(data["summary"]["by_verdict"].values()) == data["summary"]["decisions"] == len(data["decisions"])
     assert main(["review", str(path), "--seat", "0", "--samples", "2", "--jobs", "1"]) == 0
     text = capsys.readouterr().out
-    assert "Review of seat 0" in text and "Decisions by verdict" in text and "Points lost per deal" in text
+    assert "Review of Seat 0" in text and "Decisions by verdict" in text and "Points lost per deal" in text
+    # people's words: card symbols and actions in words, no engine notation
+    assert "p0 " not in text and any(suit in text for suit in "♠♥♦♣")
+    assert main(["review", str(path), "--seat", "0", "--samples", "2", "--jobs", "1", "--names", "Ana,Bo,Cy"]) == 0
+    assert "Review of Ana" in capsys.readouterr().out
 
 
 def test_cli_review_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -391,3 +410,38 @@ def test_evidence_summary_pools_decisions_and_gives_intervals_over_games(
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert bench.main(["--summarise", str(path)]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+# ---------------------------------------------------------------------------- Ctrl-C
+def test_cli_review_stops_on_ctrl_c_and_prints_what_was_rated(record: dict[str, Any], tmp_path: Path) -> None:
+    """A real ``liverpool review`` process with two workers gets SIGINT (as Ctrl-C sends it, to the
+    whole process group) while rating: it ends soon (the workers are terminated, not waited for),
+    prints the report of the decisions rated so far, exits with 130, and no process prints a
+    traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"record": record, "names": ["Ana", "Bo", "Cy"]}))
+    code = "import sys; from liverpool.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "review", str(path), "--seat", "0", "--samples", "64", "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
+    time.sleep(4.0)  # well into the rating (the whole review takes far longer)
+    assert proc.poll() is None, proc.communicate()
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    waited = time.monotonic() - sent
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err and "Traceback" not in out, err
+    assert "Review of Ana" in out and "Stopped:" in out and "decisions rated" in out
+    assert waited < 15, waited  # measured well under 2 s on an idle machine; generous for a shared one

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from liverpool import Action, Card, Game, RuleSet, parse_cards
-from liverpool.bots import BOTS, DIFFICULTIES, Bot, EasyBot, get, names
+from liverpool.bots import BOTS, DIFFICULTIES, Bot, EasyBot, get, names, search
 from liverpool.bots import strong as strong_module
 from liverpool.bots.greedy import GreedyBot, Snapshot, analyse, tactics, wants_card
 from liverpool.bots.strong import KnownCards, StrongBot, playout, sample_hidden, unseen_pool
@@ -254,10 +254,10 @@ def test_playout_horizon_stops_early_and_the_deal_is_estimated() -> None:
     game = Game.new(players=4, rules=short_rules("liverpool", "2S/10,2R/10"), seed=3)
     assert not playout(game, horizon=3)
     assert game.deal == 1 and game.turn == 4
-    value = strong_module._estimate(game, 0)
-    expected = strong_module._expected_points(game)
+    value = search.standing(game, 0, ended=False)  # the one value: own points less the others' mean
+    expected = strong_module.expected_points(game)
     assert math.isfinite(value) and all(e >= 0 for e in expected)
-    assert value == pytest.approx((sum(expected) - expected[0]) / 3 - expected[0])
+    assert value == pytest.approx(expected[0] - (sum(expected) - expected[0]) / 3)
     # the estimate grows with the hand's points and the cards still missing
     read = strong_module._interpolate
     assert read(strong_module.EXPECTED_POINTS[1], 60) < read(strong_module.EXPECTED_POINTS[4], 60)

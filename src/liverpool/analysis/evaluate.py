@@ -1,45 +1,40 @@
-"""Valuing one decision: every candidate action in expected points, with a standard error.
+"""Valuing one decision: every candidate action by the seat's standing, with a standard error.
 
 :func:`evaluate` asks the strong bot (:mod:`liverpool.bots.strong`) what it would weigh at this
 decision (greedy's choice and its best alternatives, :meth:`StrongBot.candidates`), adds any action
-the caller names (the one a player took, for a review), and plays every candidate out on the same
-samples of the hidden cards (common random numbers) with the strong bot's sampler
-(:func:`~liverpool.bots.strong.sample_hidden`, fed by its :class:`~liverpool.bots.strong.KnownCards`)
-and greedy playouts (:func:`~liverpool.bots.strong.playout`). Nothing of the rules is here: the
-engine applies the actions, the bots' code samples and plays.
+the caller names (the one a player took, for a review), and values every candidate with the one
+search the strong bot plays with (:func:`liverpool.bots.search.sample_values`: the hidden cards
+dealt consistently with the view, every candidate played out on the same samples by greedy
+playouts, the race). Nothing of the rules is here: the engine applies the actions, the bots'
+code samples and plays.
 
-The **value** of a candidate is the seat's expected points at the end of this deal, the score it
-adds to its total (lower is better, like Liverpool's scores). A playout plays ``horizon`` turns
-(8) and then counts the seat's hand at the points such a hand scored on average in greedy games
-(the strong bot's ``EXPECTED_POINTS`` estimate), or plays to the deal's end with ``horizon=0``.
+The **value** of a candidate is the seat's expected standing at the end of this deal: its deal
+points less the others' mean deal points (:func:`liverpool.bots.search.standing`; lower is
+better, as in Liverpool's scores). A playout runs to the deal's end when the end is near (a player
+down or one card short), else ``horizon`` turns, the deal then valued by the points such hands
+scored in greedy games; ``horizon=0`` always plays to the deal's end.
 
-The result depends only on the view, the legal actions and the :class:`Budget` (seed, samples):
-the same call gives the same numbers on any machine.
+``Budget.samples`` is a cap: with ``settle`` (on) a review's decision stops being sampled as soon
+as the loss of the action taken lies, with its error, inside one verdict band, and a hint's as soon
+as the best candidate is clear (the rest are worse by 3 standard errors or as good within half a
+point). The result depends only on the view, the legal actions and the :class:`Budget` (seed,
+cap): the same call gives the same numbers on any machine.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..actions import Action, DrawFromPile
-from ..bots.greedy import Snapshot, rules_for_view
-from ..bots.strong import (
-    DEFAULT_HORIZON,
-    KnownCards,
-    StrongBot,
-    _expected_points,
-    _StuckError,
-    playout,
-    sample_hidden,
-    unseen_pool,
-)
-from ..cards import Card, parse_tokens
-from ..game import Game
-from ..rules import RuleSet
+from ..actions import Action, Discard, DrawFromPile
+from ..bots import search
+from ..bots.greedy import Snapshot, rules_for_view, tactics
+from ..bots.strong import DEFAULT_HORIZON, StrongBot
+from ..cards import parse_tokens
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -51,23 +46,27 @@ __all__ = [
     "paired",
 ]
 
-DEFAULT_SAMPLES: Final = 24
-"""Samples of the hidden cards per decision by default (each candidate is played out on each)."""
+DEFAULT_SAMPLES: Final = 48
+"""The cap of samples of the hidden cards per decision by default (each candidate is played out on
+each; a decision whose verdict or best move is settled sooner stops there)."""
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How hard to look: ``samples`` of the hidden cards per decision, the ``seed`` of the sampler,
-    the playouts' ``horizon`` in turns (0: to the deal's end), the ``width`` of the strong bot's
-    candidate list, and ``race`` (stop sampling candidates that are settled early: clearly worse
-    than the best so far, or playing out exactly like another; their values then rest on fewer
-    samples, which each value's ``samples`` says)."""
+    """How hard to look: at most ``samples`` of the hidden cards per decision (the cap), the
+    ``seed`` of the sampler, the playouts' ``horizon`` in turns when the end is not near (0: always
+    to the deal's end), the ``width`` of the strong bot's candidate list, ``race`` (stop sampling
+    candidates that are settled early: clearly worse than the best so far, or playing out exactly
+    like another; their values then rest on fewer samples, which each value's ``samples`` says),
+    and ``settle`` (stop the whole decision once its answer is settled: the verdict of the action
+    taken, or the best action of a hint)."""
 
     samples: int = DEFAULT_SAMPLES
     seed: int = 0
     horizon: int = DEFAULT_HORIZON
     width: int = 5
     race: bool = True
+    settle: bool = True
 
     def __post_init__(self) -> None:
         if self.samples < 1:
@@ -79,7 +78,7 @@ class Budget:
 
     @classmethod
     def of(cls, budget: Budget | int | None) -> Budget:
-        """A budget from a budget, a sample count, or None (the default)."""
+        """A budget from a budget, a sample count (the cap), or None (the default)."""
         if budget is None:
             return cls()
         if isinstance(budget, Budget):
@@ -92,7 +91,7 @@ class Budget:
         """The same budget with a seed of its own for decision ``index`` of a review (reproducible
         whichever process evaluates it)."""
         seed = (self.seed * 1_000_003 + index * 7919 + 17) % (2**31)
-        return Budget(self.samples, seed, self.horizon, self.width, self.race)
+        return dataclasses.replace(self, seed=seed)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -101,13 +100,14 @@ class Budget:
             "horizon": self.horizon,
             "width": self.width,
             "race": self.race,
+            "settle": self.settle,
         }
 
 
 @dataclass(frozen=True)
 class CandidateValue:
-    """One candidate action: its value (the seat's expected points at the end of the deal; lower is
-    better), the standard error of that value, and the samples behind it. ``greedy``
+    """One candidate action: its value (the seat's expected deal points less the others' mean;
+    lower is better), the standard error of that value, and the samples behind it. ``greedy``
     marks the greedy heuristic's choice (the strong bot's default)."""
 
     action: Action
@@ -129,7 +129,8 @@ class CandidateValue:
 
 @dataclass
 class Evaluation:
-    """The candidates of one decision, best (lowest value) first.
+    """The candidates of one decision, best first (the lowest value; between discards whose values
+    tie, within two standard errors, the one that throws the most points).
 
     ``searched`` is False when the strong bot sees nothing to weigh (one legal action, or one
     sensible one: melding, laying off, passing on a card of no use); the only candidate then has
@@ -184,18 +185,9 @@ def number(x: float) -> float | None:
     return round(x, 3) if math.isfinite(x) else None
 
 
-def paired(base: Sequence[float], other: Sequence[float]) -> tuple[float, float]:
-    """Mean and standard error of ``other - base`` over the samples both have (the first ones: a
-    candidate raced out early has a prefix of the samples of one that went on)."""
-    n = min(len(base), len(other))
-    if n == 0:
-        return 0.0, math.inf
-    diffs = [other[i] - base[i] for i in range(n)]
-    mean = sum(diffs) / n
-    if n == 1:
-        return mean, math.inf if any(diffs) else 0.0
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean, math.sqrt(var / n)
+paired = search.paired
+"""Mean and standard error of ``other - base`` over the samples both have
+(:func:`liverpool.bots.search.paired`)."""
 
 
 def _mean_se(values: Sequence[float]) -> tuple[float, float]:
@@ -207,17 +199,90 @@ def _mean_se(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
+Z: Final = 2.0
+"""Standard errors either side of a loss that its interval spans (about 95%)."""
+
+Summary = tuple[list[CandidateValue], list[int]]
+
+
+def _summarise(cands: Sequence[Action], values: list[list[float]], thrown: Sequence[float]) -> Summary:
+    """The candidates' values and their order, best first. Each value is the mean of the candidate
+    sampled longest (the reference) plus the paired difference over the samples a candidate has, so
+    a candidate raced out early is compared on the same footing. ``thrown``: the points each
+    candidate puts out of the hand (a discard's card, else 0) to break ties between discards."""
+    ref = max(range(len(values)), key=lambda k: (len(values[k]), -k))
+    ref_mean, ref_se = _mean_se(values[ref])
+    rows: list[CandidateValue] = []
+    for i, (action, vs) in enumerate(zip(cands, values, strict=True)):
+        if i == ref:
+            rows.append(CandidateValue(action, ref_mean, ref_se, len(vs), greedy=i == 0))
+            continue
+        diff, diff_se = paired(values[ref], vs)
+        rows.append(CandidateValue(action, ref_mean + diff, math.hypot(ref_se, diff_se), len(vs), greedy=i == 0))
+    order = sorted(range(len(rows)), key=lambda k: (rows[k].value, k))
+    best = order[0]
+    if isinstance(cands[best], Discard):
+        # ties broken by points: a discard as good as the best within its error that throws more
+        for k in order[1:]:
+            if not isinstance(cands[k], Discard) or thrown[k] <= thrown[best]:
+                continue
+            diff, se = paired(values[order[0]], values[k])
+            if diff <= Z * se:
+                best = k
+        if best != order[0]:
+            order.remove(best)
+            order.insert(0, best)
+    return rows, order
+
+
+def band(loss: float) -> int:
+    """The verdict band of a loss: 0 best, 1 good, 2 inaccuracy, 3 mistake, 4 blunder (the
+    thresholds of :data:`liverpool.analysis.review.THRESHOLDS`)."""
+    for i, limit in enumerate(BANDS):
+        if loss < limit:
+            return i
+    return len(BANDS)
+
+
+BANDS: Final = (0.5, 2.0, 5.0, 10.0)
+
+
+def _gap(rows: list[CandidateValue], order: list[int], values: list[list[float]], i: int) -> tuple[float, float]:
+    """Candidate ``i``'s value less the best's, with its error; for the best itself, its value less
+    the runner-up's (0 or below)."""
+    best = order[0]
+    if i != best:
+        _, se = paired(values[best], values[i])
+        return rows[i].value - rows[best].value, se
+    if len(order) == 1:
+        return 0.0, 0.0
+    diff, se = paired(values[order[1]], values[i])
+    return diff, se
+
+
+def settled_loss(gap: float, se: float) -> bool:
+    """Does the loss's interval (``gap`` ± ``Z`` standard errors, a loss being at least 0) lie in
+    one verdict band?"""
+    if not math.isfinite(se):
+        return False
+    return band(max(0.0, gap - Z * se)) == band(max(0.0, gap + Z * se))
+
+
 def evaluate(
     view: dict[str, Any],
     legal_actions: Sequence[Action],
     budget: Budget | int | None = None,
     include: Iterable[Action] = (),
+    judge: Action | None = None,
 ) -> Evaluation:
     """The candidates of the decision in ``view`` (the seat's own view, ``Game.view(seat)``) among
-    ``legal_actions`` (that seat's), valued by the strong bot's sampling and playouts.
+    ``legal_actions`` (that seat's), valued by the one search (:mod:`liverpool.bots.search`).
 
     ``include``: actions to value besides the strong bot's candidates (each must be legal), e.g.
-    the one a player took. ``budget``: a :class:`Budget` or a sample count.
+    the one a player took. ``judge``: the action whose loss is being judged (a review's action
+    taken; included): it is never raced out, and with ``Budget.settle`` sampling stops once its
+    loss's interval lies in one verdict band. Without it, sampling stops once the best is clear.
+    ``budget``: a :class:`Budget` or a sample count (the cap).
     """
     legal = list(legal_actions)
     if not legal:
@@ -234,7 +299,8 @@ def evaluate(
     if any(isinstance(a, DrawFromPile) for a in legal):
         s.discard_pile = parse_tokens(view["discard_pile"])
     cands = bot.candidates(s, legal) if len(legal) > 1 else [legal[0]]
-    for extra in include:
+    extras = list(include) + ([judge] if judge is not None else [])
+    for extra in extras:
         if extra not in legal:
             raise ValueError(f"{extra} is not a legal action here")
         if extra not in cands:
@@ -242,21 +308,43 @@ def evaluate(
     if len(cands) == 1:
         only = CandidateValue(cands[0], math.nan, math.nan, 0, greedy=True)
         return Evaluation(seat, [only], searched=False, samples=0, budget=b)
-    values = _sample(view, rules, s, cands, known, bot.cards, b)
+    pts = tactics(rules).pts
+    thrown = [float(pts[a.card.rank]) if isinstance(a, Discard) else 0.0 for a in cands]
+    judged = cands.index(judge) if judge is not None else None
+
+    def settled(values: list[list[float]]) -> bool:
+        rows, order = _summarise(cands, values, thrown)
+        if judged is not None:
+            return settled_loss(*_gap(rows, order, values, judged))
+        best = order[0]
+        for k in order[1:]:
+            if len(values[k]) < len(values[best]):
+                continue  # raced out: clearly worse
+            diff, se = paired(values[best], values[k])
+            if not (diff > search.DROP * se or abs(diff) + Z * se < BANDS[0]):
+                return False
+        return True
+
+    values = search.sample_values(
+        view,
+        rules,
+        s,
+        cands,
+        known,
+        random.Random(b.seed),
+        samples=b.samples,
+        horizon=b.horizon or None,
+        race_on=b.race,
+        keep=() if judged is None else (judged,),
+        settled=settled if b.settle else None,
+        draws=bot.cards.stock_draws,
+        declined=bot.cards.declined,
+        discards=bot.cards.discarded,
+    )
     if not values[0]:  # pragma: no cover - no sample could be dealt: nothing measured
         unmeasured = [CandidateValue(a, math.nan, math.nan, 0, greedy=i == 0) for i, a in enumerate(cands)]
         return Evaluation(seat, unmeasured, searched=False, samples=0, budget=b)
-    # Each value is greedy's choice's (all samples) plus the paired difference over the samples a
-    # candidate has: a candidate raced out early is then compared on the same footing.
-    base_mean, base_se = _mean_se(values[0])
-    rows: list[CandidateValue] = []
-    for i, (action, vs) in enumerate(zip(cands, values, strict=True)):
-        if i == 0:
-            rows.append(CandidateValue(action, base_mean, base_se, len(vs), greedy=True))
-            continue
-        diff, diff_se = paired(values[0], vs)
-        rows.append(CandidateValue(action, base_mean + diff, math.hypot(base_se, diff_se), len(vs)))
-    order = sorted(range(len(rows)), key=lambda k: (rows[k].value, k))
+    rows, order = _summarise(cands, values, thrown)
     return Evaluation(
         seat,
         [rows[k] for k in order],
@@ -266,65 +354,3 @@ def evaluate(
         _values=values,
         _order=order,
     )
-
-
-def _sample(
-    view: dict[str, Any],
-    rules: RuleSet,
-    s: Snapshot,
-    cands: Sequence[Action],
-    known: dict[int, list[Card]],
-    cards: KnownCards,
-    b: Budget,
-) -> list[list[float]]:
-    """The seat's points at the end of the deal (or estimated after the horizon) for each candidate
-    on each sample: the ``i``-th values of two candidates come from one sample of the hidden cards.
-
-    With ``race``, from the 8th sample on (every 4th) a candidate stops being sampled when it is
-    clearly worse than the best so far (by 3 standard errors of the paired difference) or has
-    played out exactly like another candidate still sampled 12 times; sampling stops when one
-    candidate is left."""
-    me = int(view["player"])
-    deal = int(view["deal"]) - 1
-    pool = unseen_pool(view, rules)
-    rng = random.Random(b.seed)
-    horizon = b.horizon or None
-    values: list[list[float]] = [[] for _ in cands]
-    active = list(range(len(cands)))
-    for n in range(1, b.samples + 1):
-        hands, stock = sample_hidden(view, pool, known, rng, s, cards.stock_draws, cards.declined, cards.discarded)
-        try:
-            base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))
-        except (ValueError, KeyError):  # pragma: no cover - a view the sampler cannot fill
-            break
-        for i in active:
-            game = base.copy()
-            try:
-                game.apply_unchecked(cands[i])
-                ended = playout(game, horizon=horizon)
-            except _StuckError:  # pragma: no cover - a playout with no legal action: estimate it
-                ended = False
-            points = float(game.deal_scores[deal][me]) if ended else _expected_points(game)[me]
-            values[i].append(points)
-        if b.race and n >= 8 and n % 4 == 0:
-            active = _race(values, active)
-            if len(active) == 1:
-                break  # the rest is settled: the best so far is the best
-    return values
-
-
-def _race(values: list[list[float]], active: list[int]) -> list[int]:
-    best = min(active, key=lambda i: (sum(values[i]) / len(values[i]), i))
-    keep = [best]
-    for i in active:
-        if i == best:
-            continue
-        mean, se = paired(values[best], values[i])
-        if mean > 3.0 * se and mean > 0:
-            continue  # clearly worse than the best so far
-        if len(values[i]) >= 12 and any(
-            j in keep and values[j][-12:] == values[i][-12:] and values[j] == values[i] for j in keep
-        ):
-            continue  # plays out exactly like a candidate kept
-        keep.append(i)
-    return sorted(keep)

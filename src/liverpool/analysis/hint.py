@@ -120,17 +120,22 @@ def _sentence(text: str) -> str:
     return text[:i] + text[i].upper() + text[i + 1 :] + ("" if text.endswith(".") else ".")
 
 
-def _short(d: int) -> str:
+def _short(d: int, whole: bool = False) -> str:
+    if whole:  # R15: the last deal's contract takes the whole hand
+        if d <= 0:
+            return "able to lay the whole hand down"
+        return f"{d} card{'s' if d != 1 else ''} short of laying the whole hand down"
     if d <= 0:
         return "holding the whole contract"
     return f"{d} card{'s' if d != 1 else ''} short of the contract"
 
 
-def _change(before: int, after: int) -> str:
+def _change(before: int, after: int, whole: bool = False) -> str:
     """A hand's way to the contract, from ``before`` cards short to ``after``."""
     if after <= 0:
-        return f"it completes the contract (you are {_short(before)} without it)"
-    return f"it brings you from {before} to {_short(after)}"
+        done = "it lets the whole hand go down" if whole else "it completes the contract"
+        return f"{done} (you are {_short(before, whole)} without it)"
+    return f"it brings you from {before} to {_short(after, whole)}"
 
 
 class _Facts:
@@ -148,6 +153,18 @@ class _Facts:
         self.hand = list(self.s.hand)
         top = view["discard_pile"]
         self.top = self.s.top if top else None
+        self.down = bool(view["down"][self.me])
+        self.whole = bool(self.s.whole)
+
+    def short(self, d: int) -> str:
+        return _short(d, self.whole)
+
+    def change(self, before: int, after: int) -> str:
+        return _change(before, after, self.whole)
+
+    def points(self, cards: Sequence[Card]) -> int:
+        pts = self.s.t.pts
+        return sum(pts[c.rank] for c in cards)
 
     # ------------------------------------------------------------ measures
     def deficit(self, hand: Sequence[Card]) -> int:
@@ -238,7 +255,7 @@ class _Facts:
 
     def _numbers(self, action: Action, ev: Evaluation, against: Action | None = None) -> str:
         if not ev.searched:
-            return "nothing else here is worth weighing by the bots' measure"
+            return ""  # one sensible move: the reason above says what it achieves
         mine = ev.find(action)
         others = [c for c in ev.candidates if c.action != action]
         if against is not None and against != action:
@@ -251,13 +268,27 @@ class _Facts:
         alt = others[0]
         gap = alt.value - mine.value
         words = describe_action(alt.action, self.view, self.names)
+        se = paired_se(ev, mine.action, alt.action)
+        spread = f" ± {se:.1f}" if math.isfinite(se) else ""
+        if (
+            isinstance(action, Discard)
+            and isinstance(alt.action, Discard)
+            and gap <= 2.0 * se
+            and self.s.t.pts[action.card.rank] > self.s.t.pts[alt.action.card.rank]
+        ):
+            side = "worse" if gap >= 0 else "better"
+            return (
+                f"“{words}” plays out as well within the samples' error ({abs(gap):.1f}{spread} points {side}, "
+                f"{ev.samples} samples), and the {_name(action.card)} is the more points out of your hand"
+            )
         if gap < -0.5:
             return f"“{words}” plays out about {-gap:.1f} points better ({ev.samples} samples)"
         if gap <= 0:
             return f"“{words}” plays out about as well ({ev.samples} samples): either is fine"
-        se = paired_se(ev, mine.action, alt.action)
-        spread = f" ± {se:.1f}" if math.isfinite(se) else ""
-        return f"{label}, “{words}”, is about {gap:.1f}{spread} points worse this deal ({alt.samples} samples)"
+        return (
+            f"{label}, “{words}”, is about {gap:.1f}{spread} points worse against the others this deal "
+            f"({alt.samples} samples)"
+        )
 
     def _why(self, action: Action, ev: Evaluation) -> list[str]:
         if isinstance(action, Discard):
@@ -267,31 +298,142 @@ class _Facts:
         if isinstance(action, Buy | Pass):
             return self._buy(action)
         if isinstance(action, Meld):
-            return [f"lay down {_names(list(action.cards))} as a {action.kind}: your hand makes {self.contract} now"]
+            return [self._meld(action)]
         if isinstance(action, LayOff):
-            pts = self.s.t.pts[action.card.rank]
-            return [f"lay off the {_name(action.card)}: {pts} points fewer in your hand if someone goes out"]
+            return [self._lay_off(action)]
         if isinstance(action, Call):
             return [f"call the {_name(self.top) if self.top else 'discard'}: it fits a meld on the table"]
         if isinstance(action, SwapJoker):
-            owner = next((m["owner"] for m in self.view["melds"] if m["id"] == action.meld), None)
-            whose = f"{self.seat(owner)}'s run" if owner is not None else "a run"
-            return [f"put the {_name(action.card)} in {whose} and take its wild card: a wild card fits anywhere"]
+            return [self._swap(action)]
         if isinstance(action, EndTurn):
             return ["end your turn"]
         return [describe_action(action, self.view, self.names)]
 
+    def _meld(self, action: Meld) -> str:
+        cards = list(action.cards)
+        left = len(self.hand) - len(cards) - sum(len(m["cards"]) for m in self.view["staged"])
+        what = f"lay down {_names(cards)} as a {action.kind}"
+        if self.whole:
+            return f"{what}: this deal's contract takes the whole hand, and yours goes down"
+        if left <= 0:
+            return f"{what}: it completes {self.contract} and leaves no card in your hand"
+        close = [p for p in range(self.n) if p != self.me and self.view["down"][p] and self.view["hand_sizes"][p] <= 2]
+        if close:
+            p = min(close, key=lambda q: (self.view["hand_sizes"][q], (q - self.me) % self.n))
+            size = self.view["hand_sizes"][p]
+            return (
+                f"{what}: your hand makes {self.contract} now, and {self.who(p)} is down with {size} "
+                f"card{'s' if size != 1 else ''}: every turn you wait you may be caught with your whole hand"
+            )
+        return f"{what}: your hand makes {self.contract} now, {self.points(cards)} points out of your hand"
+
+    def after_lay_offs(self, first: LayOff) -> tuple[list[Card], list[Card]]:
+        """The cards that can follow ``first`` onto the table this turn, one after another, and the
+        cards left then, as the engine says (``Game.layoff_spot`` on the view's table, the hidden
+        cards filled in at random: they take no part)."""
+        import random
+
+        from ..actions import LayOff as LayOffAction
+        from ..bots.strong import sample_hidden, unseen_pool
+        from ..game import Game
+
+        view = self.view
+        try:
+            hands, stock = sample_hidden(view, unseen_pool(view, self.rules), {}, random.Random(0))
+            game = Game.from_view(view, hands, stock, seed=0)
+            game.apply(first)
+        except (ValueError, KeyError):  # pragma: no cover - a view the sampler cannot fill
+            return [], self.without(first.card)
+        laid: list[Card] = []
+        while game.current == self.me and game.phase == "play":
+            hand = game.hand(self.me)
+            if len(hand) <= (1 if self.s.floats_when_empty() else 0):
+                break
+            nxt = next(((c, spot) for c in hand if (spot := game.layoff_spot(c)) is not None), None)
+            if nxt is None:
+                break
+            card, (meld, high) = nxt
+            try:
+                game.apply(LayOffAction(self.me, card, meld, high))
+            except ValueError:  # pragma: no cover - the listing refuses it after all
+                break
+            laid.append(card)
+        return laid, list(game.hand(self.me)) if game.current == self.me else []
+
+    def _lay_off(self, action: LayOff) -> str:
+        card = action.card
+        rest = self.without(card)
+        pts = self.s.t.pts[card.rank]
+        head = f"lay off the {_name(card)}"
+        if not rest:
+            return f"{head}: you go out"
+        laid, left = self.after_lay_offs(action)
+        then = f" and then the {_names(laid)}" if laid else ""
+        if len(left) == 1 and self.s.floats_when_empty():
+            return f"lay off the {_name(card)}{then}, and discard the {_name(left[0])}: you go out this turn"
+        if not left:
+            return f"lay off the {_name(card)}{then}: you go out"
+        gone = pts + self.points(laid)
+        return (
+            f"lay off the {_name(card)}{then}: {len(left)} card{'s' if len(left) != 1 else ''} left, "
+            f"{gone} points fewer to be caught with"
+        )
+
+    def _swap(self, action: SwapJoker) -> str:
+        owner = next((m["owner"] for m in self.view["melds"] if m["id"] == action.meld), None)
+        whose = f"{self.seat(owner)}'s run" if owner is not None else "a run"
+        head = f"put the {_name(action.card)} in {whose} and take its wild card"
+        if self.down:
+            return f"{head}: the {_name(action.card)} fits nowhere else, and the wild card can be laid off"
+        wild = next((c for c in self.hand if self.s.is_wild(c)), None)
+        rest = self.without(action.card)
+        d = self.deficit(self.hand)
+        if wild is not None:
+            after = self.deficit([*rest, wild])
+        else:
+            from ..cards import JOKER
+
+            after = self.deficit([*rest, JOKER])
+        if after < d:
+            return f"{head}: {self.change(d, after)}"
+        return f"{head}: a wild card fits where the {_name(action.card)} does not ({self.short(d)} either way)"
+
+    def _discard_down(self, action: Discard, ev: Evaluation) -> list[str]:
+        """A player who is down: what the discard does for going out and for the others."""
+        card = action.card
+        rest = self.without(card)
+        if not rest:
+            return [f"discard the {_name(card)}: you go out"]
+        pts = self.s.t.pts
+        highest = max(pts[c.rank] for c in self.hand)
+        part = f"discard the {_name(card)}: it fits no meld on the table"
+        if pts[card.rank] >= highest:
+            part += f", and at {pts[card.rank]} points it is the most you can throw"
+        parts = [part]
+        for alt in ev.candidates:
+            if len(parts) >= 3:
+                break
+            if alt.action == action or not isinstance(alt.action, Discard):
+                continue
+            reasons = self.danger(alt.action.card)
+            if reasons:
+                parts.append(f"not the {_name(alt.action.card)}: " + "; ".join(reasons))
+        return parts
+
     def _discard(self, action: Discard, ev: Evaluation) -> list[str]:
+        if self.down:
+            return self._discard_down(action, ev)
         card = action.card
         d = self.deficit(self.hand)
         after = self.deficit(self.without(card))
         parts: list[str] = []
         if after <= d:
             parts.append(
-                f"discard the {_name(card)}: your best start on {self.contract} does not use it (you are {_short(d)})"
+                f"discard the {_name(card)}: your best start on {self.contract} does not use it "
+                f"(you are {self.short(d)})"
             )
         else:
-            parts.append(f"discard the {_name(card)}, although it leaves you {_short(after)}")
+            parts.append(f"discard the {_name(card)}, although it leaves you {self.short(after)}")
         needed = self.needed()
         kept: set[Card] = set()
         for alt in ev.candidates:
@@ -309,7 +451,7 @@ class _Facts:
                     parts.append(f"keep the {_names(group[0])}: they make {group[1]} of this deal's {self.contract}")
                 else:
                     kept.add(c)
-                    short = _short(self.deficit(self.without(c)))
+                    short = self.short(self.deficit(self.without(c)))
                     parts.append(f"keep the {_name(c)}: without it you would be {short}")
                 continue
             reasons = self.danger(c)
@@ -333,40 +475,62 @@ class _Facts:
                 break
         return parts
 
+    def fits_table(self, card: Card) -> bool:
+        if self.s.is_wild(card):
+            return True
+        return bool(self.s.melds) and self.s.fits(card, self.s.accepts())
+
     def _draw(self, action: Action) -> list[str]:
         top = self.top
         if top is None:
             return ["draw from the stock"]
+        if isinstance(action, DrawFromPile):
+            return [f"take the top {action.depth + 1} cards of the pile"]
+        if self.down:
+            if isinstance(action, DrawDiscard):
+                return [f"take the {_name(top)}: it fits a meld on the table, one card closer to going out"]
+            if self.fits_table(top):
+                return [f"draw from the stock: the {_name(top)} fits the table, but a fresh card may go out as well"]
+            return [f"draw from the stock: the {_name(top)} fits no meld on the table"]
         d = self.deficit(self.hand)
         with_top = self.deficit([*self.hand, top])
         if isinstance(action, DrawDiscard):
             if with_top < d:
-                return [f"take the {_name(top)}: {_change(d, with_top)}"]
-            return [f"take the {_name(top)}: it fits your hand ({_short(d)} either way, but it is a sure card)"]
-        if isinstance(action, DrawFromPile):
-            return [f"take the top {action.depth + 1} cards of the pile"]
+                return [f"take the {_name(top)}: {self.change(d, with_top)}"]
+            return [f"take the {_name(top)}: it fits your hand ({self.short(d)} either way, but it is a sure card)"]
         if with_top < d:
             return [f"draw from the stock: the {_name(top)} would help ({d} to {with_top} short) but costs more later"]
-        return [f"draw from the stock: the {_name(top)} leaves you {_short(d)} either way"]
+        return [f"draw from the stock: the {_name(top)} leaves you {self.short(d)} either way"]
 
     def _buy(self, action: Action) -> list[str]:
         top = self.top
         if top is None:
             return [describe_action(action, self.view, self.names)]
+        extra = 1 + self.rules.buy_penalty
+        points = self.points(self.hand)
+        if self.down:
+            if isinstance(action, Buy):
+                return [f"buy the {_name(top)}: it fits the table, worth the {extra} cards it adds to your hand"]
+            return [f"pass on the {_name(top)}: {extra} more cards to shed before you can go out"]
         d = self.deficit(self.hand)
         with_top = self.deficit([*self.hand, top])
-        extra = 1 + self.rules.buy_penalty
-        points = sum(self.s.t.pts[c.rank] for c in self.hand)
         if isinstance(action, Buy):
-            return [f"buy the {_name(top)}: {_change(d, with_top)}, worth the {extra} cards it adds to your hand"]
+            return [f"buy the {_name(top)}: {self.change(d, with_top)}, worth the {extra} cards it adds to your hand"]
         if d == 0:
             return [
                 f"pass on the {_name(top)}: your hand already makes {self.contract}; buying would add "
                 f"{extra} cards to a hand of {points} points for nothing"
             ]
         if with_top >= d:
-            return [f"pass on the {_name(top)}: it leaves you {_short(d)} either way"]
-        gain = "complete the contract" if with_top <= 0 else f"bring you to {_short(with_top)}"
+            return [
+                f"pass on the {_name(top)}: it leaves you {self.short(d)} either way, and buying adds {extra} "
+                "cards to be caught with"
+            ]
+        gain = (
+            ("let the whole hand go down" if self.whole else "complete the contract")
+            if with_top <= 0
+            else (f"bring you to {self.short(with_top)}")
+        )
         return [
             f"pass on the {_name(top)}: it would {gain}, but {extra} more cards in a hand of {points} points "
             "cost more than it gains"

@@ -16,17 +16,20 @@ record), so a review is the same whichever process or how many (``jobs``) evalua
 
 from __future__ import annotations
 
+import math
+import multiprocessing
 import os
+import signal
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..actions import Action, action_from_dict
 from ..describe import describe_action
 from ..game import Game, IllegalAction
-from .evaluate import Budget, Evaluation, evaluate, number
+from .evaluate import Budget, Evaluation, Z, evaluate, number
 from .hint import reason
 
 __all__ = [
@@ -42,7 +45,9 @@ __all__ = [
     "verdict",
 ]
 
-VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder")
+VERDICTS: Final = ("best", "good", "inaccuracy", "mistake", "blunder", "uncertain")
+"""The verdicts by points lost, then ``uncertain``: a loss of 2 points or more that its error
+cannot tell from nothing."""
 
 THRESHOLDS: Final[tuple[tuple[str, float], ...]] = (
     ("best", 0.5),
@@ -54,12 +59,21 @@ THRESHOLDS: Final[tuple[tuple[str, float], ...]] = (
 below 2 ``good``, below 5 ``inaccuracy``, below 10 ``mistake``, 10 or more ``blunder``."""
 
 
-def verdict(loss: float) -> str:
-    """The verdict of a decision that lost ``loss`` expected points (:data:`THRESHOLDS`)."""
-    for name, limit in THRESHOLDS:
+def verdict(loss: float, se: float = 0.0) -> str:
+    """The verdict of a decision that lost ``loss`` expected points with standard error ``se``:
+    the band of :data:`THRESHOLDS` the loss falls in, except that a loss of an inaccuracy or more
+    whose interval (``loss`` ± 2 ``se``) reaches below half a point (a loss within its error) is
+    ``uncertain``: the samples cannot tell it from nothing."""
+    name = "blunder"
+    for n, limit in THRESHOLDS:
         if loss < limit:
-            return name
-    return "blunder"
+            name = n
+            break
+    if name in ("best", "good"):
+        return name
+    if not math.isfinite(se) or loss - Z * se < THRESHOLDS[0][1]:
+        return "uncertain"
+    return name
 
 
 @dataclass(frozen=True)
@@ -135,6 +149,11 @@ class Review:
     forced: int
     finished: bool
     scores: list[int] = field(default_factory=list)
+    complete: bool = True
+    """False when the review was stopped (``review(..., partial=True)`` and Ctrl-C) before every
+    decision was rated: ``decisions`` then holds those rated so far."""
+    total: int = 0
+    """The decisions of the seat in the record (rated or not)."""
 
     @property
     def by_verdict(self) -> dict[str, int]:
@@ -167,6 +186,7 @@ class Review:
             "players": self.players,
             "budget": self.budget.to_dict(),
             "finished": self.finished,
+            "complete": self.complete,
             "scores": self.scores,
             "summary": {
                 "decisions": len(self.decisions),
@@ -218,7 +238,7 @@ def rate(pos: Position, budget: Budget | int | None = None) -> Decision:
     """Rate one decision: the action taken against the best found, with ``budget``'s seed made
     the decision's own (:meth:`Budget.for_decision`)."""
     budget = Budget.of(budget)
-    ev = evaluate(pos.view, pos.legal, budget.for_decision(pos.index), include=[pos.taken])
+    ev = evaluate(pos.view, pos.legal, budget.for_decision(pos.index), judge=pos.taken)
     loss, se = ev.loss(pos.taken)
     best = ev.best.action
     pile = pos.view["discard_pile"]
@@ -231,7 +251,7 @@ def rate(pos: Position, budget: Budget | int | None = None) -> Decision:
         best=best,
         loss=loss,
         loss_se=se,
-        verdict=verdict(loss),
+        verdict=verdict(loss, se),
         evaluation=ev,
         top=str(pile[-1]) if pile else None,
         melds=[dict(m) for m in pos.view["melds"]],
@@ -245,18 +265,30 @@ def _rate_many(batch: Sequence[Position], budget: Budget) -> list[Decision]:
     return [rate(p, budget) for p in batch]
 
 
+def _rate_batch(args: tuple[Sequence[Position], Budget]) -> list[Decision]:
+    return _rate_many(*args)
+
+
+def _quiet_worker() -> None:
+    """A worker leaves Ctrl-C (SIGINT, sent to the whole process group) to the parent, which ends
+    the workers itself: no worker prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def review(
     record: dict[str, Any],
     seat: int,
     budget: Budget | int | None = None,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    partial: bool = False,
 ) -> Review:
     """Rate every decision ``seat`` took in ``record`` (a ``Game.record()``).
 
-    ``budget``: a :class:`Budget` or a sample count per decision. ``jobs``: processes (0: one per
-    core); the result does not depend on it. ``progress(done, total)`` is called as decisions are
-    rated.
+    ``budget``: a :class:`Budget` or a sample count per decision (the cap). ``jobs``: processes
+    (0: one per core); the result does not depend on it. ``progress(done, total)`` is called as
+    decisions are rated. ``partial``: on Ctrl-C (KeyboardInterrupt) stop at once, end the worker
+    processes, and return what was rated so far (``Review.complete`` False) instead of raising.
     """
     b = Budget.of(budget)
     todo = list(positions(record, seat))
@@ -267,26 +299,41 @@ def review(
     if jobs <= 0:
         jobs = os.cpu_count() or 1
     rated: list[Decision] = []
+    complete = True
     if progress is not None:
         progress(0, total)
-    if jobs == 1 or total < 2:
-        for pos in todo:
-            rated.append(rate(pos, b))
-            if progress is not None:
-                progress(len(rated), total)
-    else:
-        # small batches, handed out in order: both cores busy to the end, few round trips
-        size = max(1, min(8, total // (jobs * 4)))
-        batches = [todo[i : i + size] for i in range(0, total, size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_rate_many, batch, b) for batch in batches]
-            done = 0
-            for future in futures:
-                result = future.result()
-                rated.extend(result)
-                done += len(result)
+    try:
+        if jobs == 1 or total < 2:
+            for pos in todo:
+                rated.append(rate(pos, b))
                 if progress is not None:
-                    progress(done, total)
+                    progress(len(rated), total)
+        else:
+            # small batches, handed out in order: both cores busy to the end, few round trips
+            size = max(1, min(8, total // (jobs * 4)))
+            batches = [(todo[i : i + size], b) for i in range(0, total, size)]
+            main = threading.current_thread() is threading.main_thread()
+            before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:  # the workers are born ignoring Ctrl-C (and _quiet_worker makes sure)
+                pool = multiprocessing.get_context().Pool(jobs, initializer=_quiet_worker)
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, before)
+            try:
+                for result in pool.imap(_rate_batch, batches):
+                    rated.extend(result)
+                    if progress is not None:
+                        progress(len(rated), total)
+                pool.close()
+            except BaseException:
+                pool.terminate()  # at once: a batch under way is not waited for
+                raise
+            finally:
+                pool.join()
+    except KeyboardInterrupt:
+        if not partial:
+            raise
+        complete = False
     rated.sort(key=lambda d: d.index)
     return Review(
         seat=seat,
@@ -296,6 +343,8 @@ def review(
         forced=forced,
         finished=end.is_over,
         scores=list(end.scores),
+        complete=complete,
+        total=total,
     )
 
 

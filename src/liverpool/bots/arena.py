@@ -68,6 +68,20 @@ class GameResult:
     seconds: float
 
 
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default), honest for few games.
+
+    >>> [round(x, 3) for x in wilson(5, 10)]
+    [0.237, 0.763]
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 @dataclass
 class MatchResult:
     games: list[GameResult] = field(default_factory=list)
@@ -90,6 +104,7 @@ class MatchResult:
             "games": n,
             "hero_win_rate": round(wins, 3),
             "hero_win_rate_ci95": round(1.96 * math.sqrt(wins * (1 - wins) / n), 3),
+            "hero_win_rate_wilson95": [round(x, 3) for x in wilson(wins * n, n)],
             "hero_mean_score": round(statistics.mean(hero), 1),
             "hero_mean_score_ci95": round(ci(hero), 1),
             "field_mean_score": round(statistics.mean(fld), 1),

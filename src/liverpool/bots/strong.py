@@ -9,15 +9,18 @@ from the discard pile, bought or was handed back by a call are placed in that op
 unless since played; a player who is not down keeps the best of its hand and the cards it drew
 from the stock, as a player would; a player who is down holds nothing that fits the table), builds
 the full state with :meth:`Game.from_view`, and plays every candidate out with greedy playouts on
-the same sample (common random numbers) for ``horizon`` turns (8), or to the end of the deal when
-that comes first. A candidate's value is the deal's points difference: the opponents' mean points
-minus its own, where a deal not over yet counts each hand at the points such a hand scored on
-average in greedy games (``EXPECTED_POINTS``, by its deficit and points). Short playouts with this
-estimate choose better in the same time than whole-deal playouts (more samples, less noise; see
-docs/bots.md). A hand sampled for a player who let a discard go (drew from the stock instead) and
-that would have taken it is dealt again, and so is one that, given back its player's last discard,
-would have discarded another card. The bot keeps greedy's choice unless another candidate is
-better by more than ``margin`` standard errors of the paired differences.
+the same sample (common random numbers): to the end of the deal when the end is near (a player
+down or one card short), else for ``horizon`` turns (8). This is the one search of the bot, the
+hints and the reviews (:mod:`liverpool.bots.search`). A candidate's value is the bot's deal
+points less the opponents' mean (lower is better), where a deal not over yet counts each hand at
+the points such a hand scored on average in greedy games (``EXPECTED_POINTS``, by its deficit
+and points; :func:`liverpool.bots.search.standing`). Where the end is far, short playouts with
+this estimate chose better in the same time than whole-deal playouts (more samples, less noise;
+measured with the earlier value, docs/bots.md). A hand sampled for a player who let a discard go
+(drew from the stock instead) and that would have taken it is dealt again, and so is one that,
+given back its player's last discard, would have discarded another card. The bot keeps greedy's
+choice unless another candidate is better by more than ``margin`` standard errors of the paired
+differences.
 
 Time: ``think`` seconds per decision on average. A decision that needs no search saves its share
 (up to ``carry`` × think), and a searched decision may spend up to ``burst`` × think of the saving.
@@ -38,7 +41,6 @@ True
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from typing import Any, Final
@@ -60,6 +62,7 @@ from ..cards import JOKER, Card, full_deck, parse_card, parse_tokens
 from ..game import DRAW, LIVERPOOL_DISCARD, OVER, PLAY, Game
 from ..rules import RuleSet
 from ..solver import can_complete, solve
+from . import search
 from .base import Bot
 from .greedy import (
     EventTracker,
@@ -75,7 +78,7 @@ from .greedy import (
     wants_card,
 )
 
-__all__ = ["KnownCards", "StrongBot", "playout", "sample_hidden"]
+__all__ = ["KnownCards", "StrongBot", "expected_points", "playout", "sample_hidden"]
 
 DEFAULT_THINK: Final = 0.2
 """Seconds of search per decision by default (the ``hard`` difficulty)."""
@@ -548,7 +551,7 @@ most one card, 2 a player down, 3 a player down with at most two cards (measured
 games)."""
 
 
-def _expected_points(game: Game) -> list[float]:
+def expected_points(game: Game) -> list[float]:
     """The points each player may expect to score at the end of the deal from here when everyone
     plays greedy: by its deficit (or being down) and its hand's points now (``EXPECTED_POINTS``),
     scaled by how close the nearest other player is to going out (``THREAT_FACTOR``)."""
@@ -580,20 +583,6 @@ def _expected_points(game: Game) -> list[float]:
         threat = max(levels[q] for q in range(game.n) if q != p)
         out.append(base[p] * THREAT_FACTOR[rows[p]][threat])
     return out
-
-
-def _estimate(game: Game, seat: int) -> float:
-    """Value of an unfinished deal for ``seat``: opponents' mean expected points minus its own."""
-    est = _expected_points(game)
-    return (sum(est) - est[seat]) / (game.n - 1) - est[seat]
-
-
-def _value(game: Game, seat: int, deal: int, ended: bool) -> float:
-    if not ended:
-        return _estimate(game, seat)
-    points = game.deal_scores[deal]
-    others = [points[p] for p in range(game.n) if p != seat]
-    return sum(others) / len(others) - points[seat]
 
 
 # --------------------------------------------------------------------------------------- the bot
@@ -741,86 +730,39 @@ class StrongBot(Bot):
         known: dict[int, list[Card]],
         deadline: float | None = None,
     ) -> list[list[float]]:
-        """The value of each candidate on each sample (common random numbers: the ``i``-th values
-        of two candidates come from one sample), until ``deadline`` (a ``time.perf_counter``
-        time), or for ``samples`` samples when the bot has a fixed number; with ``race``, the
-        candidates that are settled early stop being sampled."""
-        me = view["player"]
-        deal = int(view["deal"]) - 1
-        pool = unseen_pool(view, rules)
-        values: list[list[float]] = [[] for _ in cands]
-        rng = self.rng
-        samples = 0
-        active = list(range(len(cands)))
-        while True:
-            hands, stock = sample_hidden(
-                view,
-                pool,
-                known,
-                rng,
-                s,
-                self.cards.stock_draws,
-                self.cards.declined if self.use_declined else None,
-                self.cards.discarded if self.use_discards else None,
-            )
-            try:
-                base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))
-            except (ValueError, KeyError):  # pragma: no cover - a view the sampler cannot fill
-                break
-            for i in active:
-                game = base.copy()
-                try:
-                    game.apply_unchecked(cands[i])
-                    ended = playout(game, horizon=self.horizon)
-                except _StuckError:
-                    ended = False
-                values[i].append(_value(game, me, deal, ended))
-            samples += 1
-            if self.fixed_samples is not None:
-                if samples >= self.fixed_samples:
-                    break
-            elif deadline is None or time.perf_counter() >= deadline:
-                break
-            if self.race and samples >= 8 and samples % 4 == 0:
-                active = self._race(values, active)
-                if len(active) == 1:
-                    break
-        self.samples += samples
+        """The value of each candidate on each sample (:func:`liverpool.bots.search.sample_values`,
+        the one search hints and reviews use too: the seat's deal points less the others' mean,
+        lower is better), until ``deadline`` (a ``time.perf_counter`` time), or for ``samples``
+        samples when the bot has a fixed number; with ``race``, the candidates that are settled
+        early stop being sampled."""
+        fixed = self.fixed_samples
+        values = search.sample_values(
+            view,
+            rules,
+            s,
+            cands,
+            known,
+            self.rng,
+            samples=fixed,
+            deadline=None if fixed is not None else (deadline if deadline is not None else time.perf_counter()),
+            horizon=self.horizon,
+            race_on=self.race,
+            draws=self.cards.stock_draws,
+            declined=self.cards.declined if self.use_declined else None,
+            discards=self.cards.discarded if self.use_discards else None,
+        )
+        self.samples += max((len(v) for v in values), default=0)
         return values
 
-    @staticmethod
-    def _paired(base: list[float], other: list[float]) -> tuple[float, float, bool]:
-        """Mean and standard error of ``other - base`` over the samples both have, and whether every
-        difference is zero."""
-        diffs = [a - b for a, b in zip(other, base[: len(other)], strict=True)]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-        return mean, math.sqrt(var / n), not any(diffs)
-
-    def _race(self, values: list[list[float]], active: list[int]) -> list[int]:
-        """Stop sampling the alternatives that are clearly worse than greedy's choice or that have
-        played out exactly like it so far; when one is clearly better, stop altogether."""
-        keep = [0]
-        for i in active[1:]:
-            mean, se, same = self._paired(values[0], values[i])
-            if mean > 4.0 * se and not same:
-                return [0]  # settled: _pick takes it
-            if same and len(values[i]) >= 12:
-                continue
-            if mean + 3.0 * se < 0.0:
-                continue
-            keep.append(i)
-        return keep
-
     def _pick(self, values: list[list[float]]) -> int:
-        """Greedy's choice (index 0) unless another beats it by ``margin`` standard errors."""
+        """Greedy's choice (index 0) unless another beats it (a lower value) by ``margin`` standard
+        errors of the paired difference."""
         best = 0
-        best_mean = 0.0
+        best_gain = 0.0
         for i in range(1, len(values)):
             if len(values[i]) < 2:
                 continue
-            mean, se, _ = self._paired(values[0], values[i])
-            if mean > self.margin * se and mean > best_mean:
-                best, best_mean = i, mean
+            gain, se = search.paired(values[i], values[0])  # greedy's value less this one's
+            if gain > self.margin * se and gain > best_gain:
+                best, best_gain = i, gain
         return best

@@ -21,13 +21,47 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..analysis import DEFAULT_SAMPLES, THRESHOLDS, VERDICTS, Budget, Decision, Review, explain, review
+from ..cards import parse_card
+from ..describe import card_text
 
 __all__ = ["load_record", "print_review", "register", "review_command"]
 
 _ROWS = 20
 """Mistakes and blunders listed at most (the costliest, in the order played)."""
 
-_STYLE = {"best": "green", "good": "cyan", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+_STYLE = {
+    "best": "green",
+    "good": "cyan",
+    "inaccuracy": "yellow",
+    "mistake": "dark_orange",
+    "blunder": "bold red",
+    "uncertain": "magenta",
+}
+
+
+_SUITS = {"S": 0, "H": 1, "D": 2, "C": 3}
+
+
+def hand_text(tokens: list[str]) -> str:
+    """A hand as a player sorts and reads it: by suit (♠ ♥ ♦ ♣) then rank, jokers last, symbols."""
+
+    def key(token: str) -> tuple[int, int, int]:
+        c = parse_card(token)
+        return (1, 99, 99) if c.is_joker else (0, _SUITS.get(c.suit, 9), c.rank)
+
+    return " ".join(card_text(t) for t in sorted(tokens, key=key)) or "-"
+
+
+def load_names(path: str) -> list[str] | None:
+    """The players' names saved beside the record (an object's ``"names"``), if any."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+    names = data.get("names") if isinstance(data, dict) else None
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        return names
+    return None
 
 
 def load_record(path: str) -> dict[str, Any]:
@@ -50,16 +84,28 @@ def _loss(d: Decision) -> str:
     return f"{d.loss:.1f}" + (f" ± {se:.1f}" if d.loss > 0 and math.isfinite(se) else "")
 
 
-def print_review(r: Review, reasons: dict[int, str], console: Console) -> None:
-    """The readable report."""
+def _who(names: list[str] | None, seat: int) -> str:
+    return names[seat] if names is not None and 0 <= seat < len(names) else f"Seat {seat}"
+
+
+def print_review(r: Review, reasons: dict[int, str], console: Console, names: list[str] | None = None) -> None:
+    """The readable report (``names``: the players' names, by seat)."""
     status = "finished" if r.finished else "not finished"
+    scores = ", ".join(f"{_who(names, p)} {s}" for p, s in enumerate(r.scores))
     console.print(
-        f"[bold]Review of seat {r.seat}[/bold] · {r.players} players · game {status} · "
-        f"final scores {', '.join(map(str, r.scores))} · {r.budget.samples} samples per decision, seed {r.budget.seed}"
+        f"[bold]Review of {_who(names, r.seat)}[/bold] · {r.players} players · game {status} · "
+        f"final scores {scores} · up to {r.budget.samples} samples per decision, seed {r.budget.seed}",
+        highlight=False,
     )
+    if not r.complete:
+        console.print(
+            f"[bold yellow]Stopped:[/] {len(r.decisions)} of {r.total} decisions rated; the report covers those.",
+            highlight=False,
+        )
     console.print(
-        "Points are the seat's expected points at the end of the deal (lower is better); points lost: "
-        "the action taken against the best found."
+        "Points are the seat's points at the end of the deal less the others' average (lower is better); "
+        "points lost: the action taken against the best found; uncertain: a loss the samples cannot tell "
+        "from nothing."
     )
     counts = r.by_verdict
     verdicts = Table(box=box.SIMPLE_HEAD, title="Decisions by verdict", show_edge=False)
@@ -67,9 +113,10 @@ def print_review(r: Review, reasons: dict[int, str], console: Console) -> None:
     verdicts.add_column("Points lost", justify="right")
     verdicts.add_column("Decisions", justify="right")
     bounds = [0.0] + [limit for _, limit in THRESHOLDS]
-    for i, name in enumerate(VERDICTS):
+    for i, name in enumerate(v for v in VERDICTS if v != "uncertain"):
         span = f"{bounds[i]:g} - {bounds[i + 1]:g}" if i + 1 < len(bounds) else f"{bounds[i]:g} +"
         verdicts.add_row(f"[{_STYLE[name]}]{name}[/]", span, str(counts[name]))
+    verdicts.add_row(f"[{_STYLE['uncertain']}]uncertain[/]", "2 + within its error", str(counts["uncertain"]))
     verdicts.add_row("forced (one legal action)", "", str(r.forced))
     console.print(verdicts)
     deals = Table(box=box.SIMPLE_HEAD, title="Points lost per deal", show_edge=False)
@@ -91,7 +138,12 @@ def print_review(r: Review, reasons: dict[int, str], console: Console) -> None:
             table.add_column(heading, justify="right" if heading in ("Deal", "Turn", "Points lost") else "left")
         for d in shown:
             table.add_row(
-                str(d.deal), str(d.turn), str(d.taken), str(d.best), _loss(d), f"[{_STYLE[d.verdict]}]{d.verdict}[/]"
+                str(d.deal),
+                str(d.turn),
+                d.taken_words or str(d.taken),
+                d.best_words or str(d.best),
+                _loss(d),
+                f"[{_STYLE[d.verdict]}]{d.verdict}[/]",
             )
         console.print(table)
     costly = r.costliest()
@@ -99,8 +151,8 @@ def print_review(r: Review, reasons: dict[int, str], console: Console) -> None:
         console.print("[bold]The three costliest moments[/bold]")
         for k, d in enumerate(costly, 1):
             console.print(
-                f"{k}. Deal {d.deal}, turn {d.turn} · hand {' '.join(d.hand)}\n"
-                f"   played [bold]{d.taken}[/bold], better [bold]{d.best}[/bold]: "
+                f"{k}. Deal {d.deal}, turn {d.turn} · hand {hand_text(d.hand)}\n"
+                f"   played [bold]{d.taken_words or d.taken}[/bold], better [bold]{d.best_words or d.best}[/bold]: "
                 f"{_loss(d)} points lost ([{_STYLE[d.verdict]}]{d.verdict}[/])",
                 highlight=False,
             )
@@ -111,7 +163,16 @@ def print_review(r: Review, reasons: dict[int, str], console: Console) -> None:
 
 
 def review_command(args: argparse.Namespace) -> int:
+    try:
+        return _review_command(args)
+    except KeyboardInterrupt:  # before any decision was rated (reading and replaying the record)
+        print("Stopped before any decision was rated.")
+        return 130
+
+
+def _review_command(args: argparse.Namespace) -> int:
     record = load_record(args.record)
+    names = [n.strip() for n in args.names.split(",")] if args.names else load_names(args.record)
     budget = Budget(samples=args.samples, seed=args.seed)
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     out = Console()
@@ -125,17 +186,20 @@ def review_command(args: argparse.Namespace) -> int:
             def tick(done: int, total: int) -> None:
                 progress.update(task, completed=done, total=total)
 
-            result = review(record, args.seat, budget, jobs=jobs, progress=tick)
+            result = review(record, args.seat, budget, jobs=jobs, progress=tick, partial=True)
     else:
-        result = review(record, args.seat, budget, jobs=jobs)
-    reasons = explain(record, result.costliest())
+        result = review(record, args.seat, budget, jobs=jobs, partial=True)
+    try:
+        reasons = explain(record, result.costliest())
+    except KeyboardInterrupt:  # a second Ctrl-C: the report without the reasons
+        reasons = {}
     if args.json:
         data = result.to_dict()
         data["summary"]["costliest_reasons"] = {str(k): v for k, v in reasons.items()}
         print(json.dumps(data, indent=2))
     else:
-        print_review(result, reasons, out)
-    return 0
+        print_review(result, reasons, out, names)
+    return 0 if result.complete else 130
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -143,8 +207,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("review", help="rate every decision of one seat in a recorded game")
     p.add_argument("record", help="a game record (JSON of Game.record())")
     p.add_argument("--seat", type=int, required=True, help="the seat to review (0-based)")
-    p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="samples per decision")
+    p.add_argument(
+        "--samples",
+        type=int,
+        default=DEFAULT_SAMPLES,
+        help="most samples per decision (fewer once a verdict is settled)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the sampler (the review is reproducible)")
     p.add_argument("--jobs", type=int, default=0, help="processes (default: one per core)")
+    p.add_argument("--names", default="", help="the players' names by seat, comma-separated (default: Seat N)")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     p.set_defaults(func=review_command)

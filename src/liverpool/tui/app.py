@@ -199,6 +199,7 @@ class LiverpoolApp(App[int]):
         Binding("b", "buy", "buy", show=False),
         Binding("c", "call", "call", show=False),
         Binding("n", "pass_now", "pass", show=False),
+        Binding("H", "hint", "hint", show=False),  # shift+h (h moves left)
     ]
 
     def __init__(
@@ -209,11 +210,20 @@ class LiverpoolApp(App[int]):
         buy_seconds: float = 8.0,
         auto_deal_end: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        hints: int | None = 3,
+        hint_samples: int = 24,
     ) -> None:
         """``delay``: seconds between the bots' moves; ``buy_seconds``: how long the out-of-turn
         prompt stays open; ``auto_deal_end``: seconds before the deal-end screen closes by itself
-        (default: never when playing, 6 s when watching); ``clock``: the time source (tests fix it)."""
+        (default: never when playing, 6 s when watching); ``clock``: the time source (tests fix it);
+        ``hints``: hints per deal on the H key (the table option's 3 by default; None: no limit, 0:
+        off), each searched with at most ``hint_samples`` samples (``liverpool.analysis.hint``)."""
         super().__init__()
+        self.hints = hints
+        self.hint_samples = hint_samples
+        self.hints_used = 0
+        self.hints_deal = 0
+        self.hint_for: int | None = None  # the game's length in actions a hint is computed for
         self.clock = clock
         self.session = session
         self.delay = delay
@@ -834,6 +844,50 @@ class LiverpoolApp(App[int]):
             return
         rules = self.game.rules.describe(self.game.players) if self.started else ()
         self.push_screen(HelpScreen(rules))
+
+    def action_hint(self) -> None:
+        """H: the best move found for the human's decision now and why (as the browser's Hint),
+        within the hints allowed per deal."""
+        if isinstance(self.session, RemoteSession):
+            self.say("Hints at a server's table come from the browser for now (H works in local games).", "yellow")
+            return
+        game = self.session.game
+        legal = self.my_turn_legal()
+        if not legal or self.me is None:
+            self.say("A hint is for your own decision: wait until you are asked.", "yellow")
+            return
+        if self.hints_deal != game.deal:
+            self.hints_deal, self.hints_used = game.deal, 0
+        if self.hints == 0:
+            self.say("Hints are off at this table.", "yellow")
+            return
+        if self.hints is not None and self.hints_used >= self.hints:
+            self.say(f"No hints left this deal ({self.hints} per deal).", "yellow")
+            return
+        if self.hint_for is not None:
+            return  # one is being computed
+        self.hint_for = len(game.actions)
+        self.hints_used += 1
+        view, me, names, samples = game.view(self.me), self.me, list(self.session.names), self.hint_samples
+        self.say("Thinking about a hint…", "italic")
+
+        def work() -> None:
+            from ..analysis import Budget, hint
+
+            found = hint(view, legal, Budget(samples=samples, seed=len(game.actions)), names=names)
+            self.call_from_thread(self.show_hint, me, found.action, found.reason)
+
+        self.run_worker(work, thread=True, group="hint", exit_on_error=False)
+
+    def show_hint(self, seat: int, action: Action, reason: str) -> None:
+        asked, self.hint_for = self.hint_for, None
+        session = self.session
+        if not isinstance(session, LocalSession) or asked != len(session.game.actions) or seat != self.me:
+            return  # the game moved on meanwhile: the hint is stale
+        left = "" if self.hints is None else f" ({self.hints - self.hints_used} left this deal)"
+        words = describe_action(action, session.game.view(seat), session.names, ascii_only=self.ascii_only)
+        self.say(f"Hint: {words}. {reason}{left}", "bold cyan")
+        self.log_line(f"Hint: {reason}", "cyan")
 
     def action_quit_game(self) -> None:
         if self.started and self.game.is_over:

@@ -75,6 +75,7 @@ def db_rows(path: Path, sql: str) -> list[tuple[Any, ...]]:
 
 
 # ------------------------------------------------------------------------------------ accounts
+@pytest.mark.sqlite_only  # reads the stored hashes from the SQLite file itself
 def test_reserve_sets_a_safe_cookie_and_keeps_only_a_hash(client: TestClient, tmp_path: Path) -> None:
     answer = client.post("/api/accounts", json={"name": "Ana", "password": PASSWORD})
     assert answer.status_code == 201
@@ -332,6 +333,7 @@ def test_a_name_reserved_after_the_table_was_made_is_not_rated(client: TestClien
     assert client.get("/api/players/Ana/stats").json()["games"] == 0
 
 
+@pytest.mark.sqlite_only  # lists the SQLite file's tables
 def test_the_migration_goes_down_and_up(tmp_path: Path) -> None:
     settings = server_settings(tmp_path)
     with TestClient(create_app(settings)) as c:

@@ -17,7 +17,7 @@ from ..bots import names as bot_names
 from ..sim.ratings import ladder_bots, run_ladder
 from ..sim.ray_backend import RayBackendError, RayUnavailableError
 from ..sim.report import print_ladder, print_tournament
-from ..sim.runner import Interrupted
+from ..sim.runner import Interrupted, Stopped
 from ..sim.tournament import TournamentResult, parse_seats, run_tournament
 from .common import add_rules_args, rules_from_args
 
@@ -77,6 +77,10 @@ def simulate_command(args: argparse.Namespace) -> int:
         return 2
     except Interrupted as stop:
         return _interrupted(stop, args, out)
+    except Stopped as stop:
+        print(f"liverpool: error: {stop}", file=sys.stderr)
+        _partial(stop.summary, len(stop.results), args, out)
+        return 1
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -88,13 +92,17 @@ def _interrupted(stop: Interrupted, args: argparse.Namespace, out: Console) -> i
     """Ctrl-C: the workers are stopped; print what the finished games show."""
     done = len(stop.results)
     print(f"\nliverpool: interrupted after {done} of {stop.total} games", file=sys.stderr)
-    summary = stop.summary
+    _partial(stop.summary, done, args, out)
+    return 130
+
+
+def _partial(summary: object, done: int, args: argparse.Namespace, out: Console) -> None:
+    """The statistics of the games finished before a run stopped, as a finished run prints them."""
     if isinstance(summary, TournamentResult) and done:
         if args.json:
             print(json.dumps(summary.to_dict(), indent=2))
         else:
             print_tournament(summary, out)
-    return 130
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

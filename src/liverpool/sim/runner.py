@@ -11,7 +11,7 @@ from .games import GameResult, GameSpec
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["BACKENDS", "Interrupted", "run_games"]
+__all__ = ["BACKENDS", "Interrupted", "Stopped", "run_games"]
 
 BACKENDS = ("local", "ray")
 
@@ -22,6 +22,18 @@ class Interrupted(KeyboardInterrupt):
 
     def __init__(self, results: list[GameResult], total: int) -> None:
         super().__init__(f"interrupted after {len(results)} of {total} games")
+        self.results = results
+        self.total = total
+        self.summary: object | None = None
+
+
+class Stopped(RuntimeError):
+    """The run had to stop (a game raised, Ray lost a batch beyond its retries or its cluster):
+    ``results`` holds the games finished so far (in spec order) of ``total``, ``__cause__`` the
+    error; callers may attach a ``summary`` of them, as for :class:`Interrupted`."""
+
+    def __init__(self, results: list[GameResult], total: int, cause: BaseException) -> None:
+        super().__init__(f"stopped after {len(results)} of {total} games: {type(cause).__name__}: {cause}")
         self.results = results
         self.total = total
         self.summary: object | None = None
@@ -50,7 +62,10 @@ def run_games(
     description: str = "Playing",
 ) -> list[GameResult]:
     """Play every game of ``specs`` and return their results ordered by spec (the order in which
-    they finish never shows). ``progress`` draws a bar with the time left on ``console``."""
+    they finish never shows). ``progress`` draws a bar with the time left on ``console``.
+
+    Ctrl-C raises :class:`Interrupted`, any other failure :class:`Stopped`: both carry the games
+    finished so far."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if jobs < 1:
@@ -63,6 +78,11 @@ def run_games(
         _collect(specs, jobs, backend, address, progress, console, description, slot, results)
     except KeyboardInterrupt:
         raise Interrupted([r for r in results if r is not None], len(specs)) from None
+    except Exception as exc:
+        done = [r for r in results if r is not None]
+        if not done:
+            raise  # nothing finished: the error alone (Ray not reached, the first game failing)
+        raise Stopped(done, len(specs), exc) from exc
     missing = [specs[i].index for i, r in enumerate(results) if r is None]
     if missing:  # pragma: no cover - a backend that lost games
         raise RuntimeError(f"games {missing[:5]} returned no result")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .. import bots as bot_registry
 from ..rules import RuleSet
 from .games import GameResult, GameSpec, derive_seed
-from .runner import Interrupted, run_games
+from .runner import Interrupted, Stopped, run_games
 from .stats import mean_ci, wilson_interval
 
 if TYPE_CHECKING:
@@ -259,8 +259,8 @@ def run_tournament(
     start = time.perf_counter()
     try:
         results = run_games(specs, jobs=jobs, backend=backend, address=address, progress=progress, console=console)
-    except Interrupted as stop:
-        # Ctrl-C: the statistics of the games finished so far go with the interruption
+    except (Interrupted, Stopped) as stop:
+        # Ctrl-C or a failure: the statistics of the games finished so far go with the exception
         stop.summary = TournamentResult(
             seats=seats, seed=seed, rules=rules, think=think, games=stop.results, seconds=time.perf_counter() - start
         )

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,11 +31,14 @@ def without_seconds(summary: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in summary.items() if k != "seconds"}
 
 
-def test_a_killed_worker_changes_nothing() -> None:
-    undisturbed = subprocess.run(simulate_command(), capture_output=True, text=True, timeout=120, check=True)
+def test_a_killed_worker_changes_nothing(tmp_path: Path) -> None:
+    calm, hit = tmp_path / "undisturbed", tmp_path / "killed"
+    undisturbed = subprocess.run(
+        simulate_command("--records", str(calm)), capture_output=True, text=True, timeout=120, check=True
+    )
     with local_cluster(cpus=2) as cluster:
         run = subprocess.Popen(
-            simulate_command("--backend", "ray", "--address", cluster.address),
+            simulate_command("--backend", "ray", "--address", cluster.address, "--records", str(hit)),
             env=cluster.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -56,3 +60,7 @@ def test_a_killed_worker_changes_nothing() -> None:
     assert run.returncode == 0, err[-3000:]
     # stdout is the JSON alone (Ray's messages went to stderr), the same games as undisturbed
     assert without_seconds(json.loads(out)) == without_seconds(json.loads(undisturbed.stdout))
+    # and every game's record, byte for byte
+    names = sorted(p.name for p in calm.iterdir())
+    assert len(names) == int(GAMES) and sorted(p.name for p in hit.iterdir()) == names
+    assert all((calm / name).read_bytes() == (hit / name).read_bytes() for name in names)

@@ -54,6 +54,7 @@ def simulate_command(args: argparse.Namespace) -> int:
                 address=args.address,
                 progress=progress,
                 console=bar,
+                records=args.records,
             )
             if args.json:
                 print(json.dumps(ladder.to_dict(), indent=2))
@@ -71,6 +72,7 @@ def simulate_command(args: argparse.Namespace) -> int:
             address=args.address,
             progress=progress,
             console=bar,
+            records=args.records,
         )
     except (RayUnavailableError, RayBackendError) as exc:
         print(f"liverpool: error: {exc}", file=sys.stderr)
@@ -120,6 +122,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--think", type=float, default=None, help="seconds per decision for searching bots")
     p.add_argument("--backend", choices=["local", "ray"], default="local", help="local processes (default) or Ray")
     p.add_argument("--address", default=None, help="Ray cluster address (backend ray)")
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the results as JSON (with a row per game: seed, seats, scores, winners)",
+    )
+    p.add_argument(
+        "--records",
+        metavar="DIR",
+        default=None,
+        help="write each game's record to DIR/game-NNNNNN.json as it ends (Game.from_record replays it, "
+        "liverpool review reviews it)",
+    )
     p.add_argument("--ladder", action="store_true", help="play every bot against the others and rate them")
     p.set_defaults(func=simulate_command)

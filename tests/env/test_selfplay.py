@@ -19,7 +19,7 @@ SHORT = "contract"
 class MaskedRandomPolicy:
     """A policy object: a uniformly random legal index, checking what it is given."""
 
-    def __init__(self, space: gymnasium.spaces.Dict, seed: int) -> None:
+    def __init__(self, space: gymnasium.spaces.Space[Any], seed: int) -> None:
         self.space = space
         self.rng = np.random.default_rng(seed)
         self.calls = 0

@@ -52,7 +52,7 @@ def make_vec(
 class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
     """Arguments: ``opponents`` (one :data:`Opponent` for every other seat, or a list of one per
     other seat, in seat order: a bot name, a bot object or a policy function), ``seat`` (the
-    learner's seat), ``players``, ``rules``, ``reward`` (as ``liverpool_v0``),
+    learner's seat), ``players``, ``rules``, ``reward``, ``observation`` (as ``liverpool_v0``),
     ``illegal_action``: "penalty" (default: a masked-out action changes nothing, returns reward
     ``illegal_penalty`` and ``info["illegal_action"] = True``) or "raise" (ValueError).
     ``info["deal_ended"]`` tells when a deal ended during the step (its reward came with it).
@@ -70,8 +70,11 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         illegal_action: str = "penalty",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        observation: str = "scaled",
     ) -> None:
-        self.aec = LiverpoolAEC(players=players, rules=rules, render_mode=render_mode, reward=reward)
+        self.aec = LiverpoolAEC(
+            players=players, rules=rules, render_mode=render_mode, reward=reward, observation=observation
+        )
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0-{players - 1}, got {seat}")
         single = isinstance(opponents, str) or _is_bot(opponents) or callable(opponents)

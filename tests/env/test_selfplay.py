@@ -70,6 +70,10 @@ def test_bot_objects_and_names_mix() -> None:
         LiverpoolGymEnv(opponents=[3, "random"], players=3)  # type: ignore[list-item]
     with pytest.raises(ValueError, match="unknown bot"):
         LiverpoolGymEnv(opponents="nobody", players=3)
+    # a bot spec with options, as liverpool simulate --seats takes them
+    spec = LiverpoolGymEnv(opponents="strong:think=0.001,samples=2", players=2)
+    spec.reset(seed=1)
+    assert type(spec._bots[1]).__name__ == "StrongBot"
 
 
 def test_illegal_index_from_a_policy_is_refused() -> None:

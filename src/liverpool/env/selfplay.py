@@ -20,7 +20,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from ..bots import get as get_bot
+from ..bots import from_spec as get_bot
 from .liverpool_v0 import LiverpoolAEC
 from .single import Opponent, _is_bot
 

@@ -19,7 +19,7 @@ import gymnasium
 import numpy as np
 
 from ..bots import Bot
-from ..bots import get as get_bot
+from ..bots import from_spec as get_bot
 from ..rules import RuleSet
 from .liverpool_v0 import LiverpoolAEC
 

@@ -80,3 +80,25 @@ def test_a_stopped_run_keeps_its_finished_games(
     out, err = capsys.readouterr()
     assert code == 1 and "stopped after 2 of 4 games" in err and "a broken bot" in err
     assert json.loads(out)["games"] == 2
+
+
+def test_a_stopped_ladder_prints_its_finished_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import liverpool.sim.games as games
+    from liverpool.driver import play_game as real
+    from liverpool.sim.ratings import ladder_specs
+
+    failing_seed = ladder_specs(["greedy", "random"], 2, 6, QUICK_RULES, 3)[3].seed
+
+    def failing(game: Game, players: object) -> None:
+        if game.seed == failing_seed:
+            raise RuntimeError("a broken bot")
+        real(game, players)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(games, "play_game", failing)
+    code = main(["simulate", *QUICK, "--ladder", "--games", "6", "--seats", "greedy,random", "--seed", "3", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "stopped after 3 of 6 games" in err
+    summary = json.loads(out)
+    assert summary["games"] == 3 and len(summary["rows"]) == 3

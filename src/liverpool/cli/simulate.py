@@ -14,7 +14,7 @@ import sys
 from rich.console import Console
 
 from ..bots import names as bot_names
-from ..sim.ratings import ladder_bots, run_ladder
+from ..sim.ratings import LadderResult, ladder_bots, run_ladder
 from ..sim.ray_backend import RayBackendError, RayUnavailableError
 from ..sim.report import print_ladder, print_tournament
 from ..sim.runner import Interrupted, Stopped
@@ -105,6 +105,11 @@ def _partial(summary: object, done: int, args: argparse.Namespace, out: Console)
             print(json.dumps(summary.to_dict(), indent=2))
         else:
             print_tournament(summary, out)
+    elif isinstance(summary, LadderResult) and done:
+        if args.json:
+            print(json.dumps(summary.to_dict(), indent=2))
+        else:
+            print_ladder(summary, out)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

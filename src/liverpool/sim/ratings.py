@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from .. import bots as bot_registry
 from ..rules import RuleSet
 from .games import GameResult, GameSpec, accepts_think, derive_seed
-from .runner import run_games
+from .runner import Interrupted, Stopped, run_games
 from .stats import Z95
 from .tournament import BotStats, aggregate, check_lineup, parse_seats
 
@@ -343,16 +343,30 @@ def run_ladder(
     if records is not None:
         specs = [dataclasses.replace(spec, keep_record=True) for spec in specs]
     start = time.perf_counter()
-    results = run_games(
-        specs,
-        jobs=jobs,
-        backend=backend,
-        address=address,
-        progress=progress,
-        console=console,
-        description="Ladder",
-        records=records,
-    )
+    try:
+        results = run_games(
+            specs,
+            jobs=jobs,
+            backend=backend,
+            address=address,
+            progress=progress,
+            console=console,
+            description="Ladder",
+            records=records,
+        )
+    except (Interrupted, Stopped) as stop:
+        # the ratings of the games finished so far go with the exception
+        stop.summary = LadderResult(
+            bots=names,
+            table=table,
+            seed=seed,
+            rules=rules,
+            think=think,
+            games=stop.results,
+            seconds=time.perf_counter() - start,
+            samples=samples,
+        )
+        raise
     return LadderResult(
         bots=names,
         table=table,

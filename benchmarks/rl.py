@@ -1,15 +1,19 @@
-"""Environment speed: ``liverpool_v0`` against PettingZoo's ``gin_rummy_v4``, side by side.
+"""Environment speed: ``liverpool_v0`` against PettingZoo's ``gin_rummy_v4`` and OpenSpiel's
+``gin_rummy`` with observations, side by side.
 
-Both are played the same way: whole games of uniformly random masked play through the PettingZoo
-AEC API (``env.last()`` builds each observation, one step per ``agent_iter`` turn). The two are
-timed in alternating rounds of ``--seconds`` each (CPU time of this process, so that the load of
-other processes on a shared machine counts less; both alike); the figures
-are the total steps over the total time of each. ``gin_rummy_v4`` needs ``pettingzoo[classic]``
-(rlcard): ``pip install -e '.[rl,bench]'``.
+``liverpool_v0`` and ``gin_rummy_v4`` are played the same way: whole games of uniformly random
+masked play through the PettingZoo AEC API (``env.last()`` builds each observation, one step per
+``agent_iter`` turn). OpenSpiel's gin is played through ``pyspiel``: at each decision the acting
+player's ``observation_tensor`` and ``legal_actions`` (what an RL loop needs), chance outcomes
+sampled. The three are timed in alternating rounds of ``--seconds`` each (CPU time of this
+process, so that the load of other processes on a shared machine counts less; all alike); the
+figures are the total steps over the total time of each. ``gin_rummy_v4`` needs
+``pettingzoo[classic]`` (rlcard) and OpenSpiel ``open-spiel``: ``pip install -e '.[rl,bench]'``.
 
     python benchmarks/rl.py [--rounds 3] [--seconds 4] [--players 4] [--rules liverpool] [--profile]
 
-Prints one JSON line: ``env_steps_per_s``, ``pettingzoo_gin_steps_per_s`` and their ``ratio``.
+Prints one JSON line: ``env_steps_per_s``, ``pettingzoo_gin_steps_per_s``, ``ratio`` (ours over
+PettingZoo's gin; target 3), ``openspiel_gin_obs_steps_per_s`` and ``ratio_openspiel`` (target 1).
 """
 
 from __future__ import annotations
@@ -43,6 +47,27 @@ def play(make: Callable[[], Any], seconds: float, seed: int) -> tuple[int, float
                 continue
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps, time.process_time() - start
+
+
+def play_openspiel(pyspiel: Any, seconds: float, seed: int) -> tuple[int, float]:
+    """Random play of OpenSpiel's gin_rummy with the acting player's observation tensor built at
+    every decision, for about ``seconds``: (decisions, seconds taken)."""
+    game = pyspiel.load_game("gin_rummy")
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                continue
+            np.asarray(state.observation_tensor(state.current_player()), np.float32)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
             steps += 1
     return steps, time.process_time() - start
 
@@ -95,10 +120,16 @@ def main(argv: list[str] | None = None) -> int:
         gin_rummy_v4 = None
         print(f"gin_rummy_v4 unavailable ({exc}); pip install -e '.[rl,bench]'", file=sys.stderr)
 
+    try:
+        import pyspiel
+    except ImportError as exc:
+        pyspiel = None
+        print(f"OpenSpiel unavailable ({exc}); pip install -e '.[rl,bench]'", file=sys.stderr)
+
     spent: dict[str, float] = {}
     if args.breakdown:
         breakdown(spent)
-    totals = {"ours": [0, 0.0], "gin": [0, 0.0]}
+    totals = {"ours": [0, 0.0], "gin": [0, 0.0], "openspiel": [0, 0.0]}
     profiler = cProfile.Profile() if args.profile else None
     for r in range(args.rounds):
         if profiler is not None:
@@ -112,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
             steps, secs = play(gin_rummy_v4.env, args.seconds, seed=r + 1)
             totals["gin"][0] += steps
             totals["gin"][1] += secs
+        if pyspiel is not None:
+            steps, secs = play_openspiel(pyspiel, args.seconds, seed=r + 1)
+            totals["openspiel"][0] += steps
+            totals["openspiel"][1] += secs
     ours_rate = totals["ours"][0] / totals["ours"][1]
     result: dict[str, Any] = {
         "env": f"liverpool_v0 players={args.players} rules={args.rules}",
@@ -121,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
         gin_rate = totals["gin"][0] / totals["gin"][1]
         result["pettingzoo_gin_steps_per_s"] = round(gin_rate)
         result["ratio"] = round(ours_rate / gin_rate, 2)
+    if pyspiel is not None:
+        spiel_rate = totals["openspiel"][0] / totals["openspiel"][1]
+        result["openspiel_gin_obs_steps_per_s"] = round(spiel_rate)
+        result["ratio_openspiel"] = round(ours_rate / spiel_rate, 2)
     if spent:
         done = totals["ours"][0]
         us = {k: round(v / done * 1e6, 1) for k, v in spent.items()}

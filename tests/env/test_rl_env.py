@@ -401,7 +401,7 @@ def test_observation_matches_the_documented_layout(rules: str) -> None:
     every step of a game (the acting seat with its picked cards)."""
     schedule = "2S/10,1S1R[=4]/10,3R/12" if rules == "shanghai" else "2S/10,1S1R/10,3R/12*"
     short = RuleSet.preset(rules).with_options(schedule=schedule)
-    env = LiverpoolAEC(players=4, rules=short)
+    env = LiverpoolAEC(players=4, rules=short, observation="raw")
 
     def compare(e: LiverpoolAEC) -> None:
         assert e.game is not None
@@ -453,7 +453,7 @@ def test_dead_deuces_have_card_types_of_their_own() -> None:
     dead, _ = layouts_for(4, RuleSet().with_options(wild_rank="2", dead_discarded_wild="true"))
     assert dead.size == plain.size + 4 * (1 + 1 + 2 * plain.meld_slots)  # discard, meld_pick, lay_off
 
-    env = LiverpoolAEC(players=4, rules="shanghai")
+    env = LiverpoolAEC(players=4, rules="shanghai", observation="raw")
     seen = {"dead in hand": 0, "both discards": 0}
 
     def check(e: LiverpoolAEC) -> None:

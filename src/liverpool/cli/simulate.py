@@ -14,10 +14,10 @@ import sys
 from rich.console import Console
 
 from ..bots import names as bot_names
-from ..sim.ratings import ladder_bots, run_ladder
+from ..sim.ratings import LadderResult, ladder_bots, run_ladder
 from ..sim.ray_backend import RayBackendError, RayUnavailableError
 from ..sim.report import print_ladder, print_tournament
-from ..sim.runner import Interrupted
+from ..sim.runner import Interrupted, Stopped
 from ..sim.tournament import TournamentResult, parse_seats, run_tournament
 from .common import add_rules_args, rules_from_args
 
@@ -54,6 +54,7 @@ def simulate_command(args: argparse.Namespace) -> int:
                 address=args.address,
                 progress=progress,
                 console=bar,
+                records=args.records,
             )
             if args.json:
                 print(json.dumps(ladder.to_dict(), indent=2))
@@ -71,12 +72,17 @@ def simulate_command(args: argparse.Namespace) -> int:
             address=args.address,
             progress=progress,
             console=bar,
+            records=args.records,
         )
     except (RayUnavailableError, RayBackendError) as exc:
         print(f"liverpool: error: {exc}", file=sys.stderr)
         return 2
     except Interrupted as stop:
         return _interrupted(stop, args, out)
+    except Stopped as stop:
+        print(f"liverpool: error: {stop}", file=sys.stderr)
+        _partial(stop.summary, len(stop.results), args, out)
+        return 1
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -88,13 +94,22 @@ def _interrupted(stop: Interrupted, args: argparse.Namespace, out: Console) -> i
     """Ctrl-C: the workers are stopped; print what the finished games show."""
     done = len(stop.results)
     print(f"\nliverpool: interrupted after {done} of {stop.total} games", file=sys.stderr)
-    summary = stop.summary
+    _partial(stop.summary, done, args, out)
+    return 130
+
+
+def _partial(summary: object, done: int, args: argparse.Namespace, out: Console) -> None:
+    """The statistics of the games finished before a run stopped, as a finished run prints them."""
     if isinstance(summary, TournamentResult) and done:
         if args.json:
             print(json.dumps(summary.to_dict(), indent=2))
         else:
             print_tournament(summary, out)
-    return 130
+    elif isinstance(summary, LadderResult) and done:
+        if args.json:
+            print(json.dumps(summary.to_dict(), indent=2))
+        else:
+            print_ladder(summary, out)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,6 +127,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--think", type=float, default=None, help="seconds per decision for searching bots")
     p.add_argument("--backend", choices=["local", "ray"], default="local", help="local processes (default) or Ray")
     p.add_argument("--address", default=None, help="Ray cluster address (backend ray)")
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the results as JSON (with a row per game: seed, seats, scores, winners)",
+    )
+    p.add_argument(
+        "--records",
+        metavar="DIR",
+        default=None,
+        help="write each game's record to DIR/game-NNNNNN.json as it ends (Game.from_record replays it, "
+        "liverpool review reviews it)",
+    )
     p.add_argument("--ladder", action="store_true", help="play every bot against the others and rate them")
     p.set_defaults(func=simulate_command)

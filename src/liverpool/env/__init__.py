@@ -10,9 +10,10 @@ from __future__ import annotations
 from gymnasium.envs.registration import register, registry
 
 from . import liverpool_v0
-from .single import LiverpoolGymEnv
+from .selfplay import OpponentSeats
+from .single import LiverpoolGymEnv, Opponent, Policy, make_vec
 
-__all__ = ["LiverpoolGymEnv", "liverpool_v0"]
+__all__ = ["LiverpoolGymEnv", "Opponent", "OpponentSeats", "Policy", "liverpool_v0", "make_vec"]
 
 if "liverpool/Liverpool-v0" not in registry:
     register(id="liverpool/Liverpool-v0", entry_point="liverpool.env.single:LiverpoolGymEnv")

@@ -18,7 +18,7 @@ told apart from the live, wild deuces); every other rule set's layout has the 53
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from ..cards import CARD_NAMES, DEAD_DEUCES, RANKS, SUITS, Card
 from ..rules import RuleSet
@@ -28,11 +28,14 @@ __all__ = [
     "NAME_TYPE",
     "NTYPES",
     "NTYPES_DEAD",
+    "SCORE_SCALE",
     "TYPE_CARD",
     "TYPE_NAME",
     "ActionLayout",
     "ObsLayout",
+    "ObsScale",
     "layouts_for",
+    "obs_scale",
 ]
 
 NTYPES: Final = 53
@@ -226,3 +229,98 @@ def layouts_for(players: int, rules: RuleSet) -> tuple[ActionLayout, ObsLayout]:
         players=players, meld_slots=slots, deals=rules.max_deals, types=types, levels=rules.progression == "player"
     )
     return actions, obs
+
+
+UNBOUNDED: Final = 1e6
+"""The bound declared for a value no rule bounds (the cards a seat took from the pile, raw scores)."""
+
+SCORE_SCALE: Final = 300.0
+"""Scaled observations show each total score as ``tanh(score / SCORE_SCALE)``."""
+
+
+@dataclass(frozen=True)
+class ObsScale:
+    """How ``observation="scaled"`` (the default) turns the raw vector into one a network can take:
+    ``scaled = raw * scale``, but the ``scores`` range is ``tanh(raw / SCORE_SCALE)``. ``raw_high``
+    is the most each raw value can be (from the rules: cards of a type in the deck, the deck's size,
+    the buy limit, ...), ``low``/``high`` the bounds of the scaled values (``docs/rl.md``)."""
+
+    scale: Any
+    raw_low: Any
+    raw_high: Any
+    low: Any
+    high: Any
+    scores: tuple[int, int]
+
+
+def obs_scale(layout: ObsLayout, rules: RuleSet) -> ObsScale:
+    """The per-value scale and honest bounds of the observation of ``layout`` under ``rules``."""
+    import numpy as np
+
+    p = layout.players
+    t = layout.types
+    r = layout.ranges
+    packs = rules.packs_for(p)
+    deck = rules.deck_size(p)
+    copies = np.full(t, float(packs))
+    copies[0] = float(packs * rules.jokers_per_pack)
+    wilds = copies[0] + (4 * packs if rules.wild_rank is not None else 0)
+    most_cards = max(c.cards for c in rules.schedule)
+    most_sets = max(c.sets for c in rules.schedule)
+    most_runs = max(c.runs for c in rules.schedule)
+    buys = deck if rules.buy_limit is None else rules.buy_limit
+    rebuilds = deck if rules.stock_rebuilds is None else rules.stock_rebuilds
+    run_top = rules.run_top
+    high = np.ones(layout.size)
+    unit = np.ones(layout.size)  # the raw value that scales to 1
+
+    def put(name: str, raw_most: Any, to_one: Any, offset: int = 0, width: int | None = None) -> None:
+        a, b = r[name]
+        a += offset
+        b = b if width is None else a + width
+        high[a:b] = raw_most
+        unit[a:b] = to_one
+
+    for name in ("hand", "pile", "staged", "picked"):
+        put(name, copies, np.maximum(copies, 1))
+    # a card taken from the pile may be discarded and taken again, by the same seat, within a deal:
+    # no bound follows from the deck (1e6 stands for none), scaled by the copies all the same
+    put("taken", UNBOUNDED, np.tile(np.maximum(copies, 1), p))
+    put("hand_sizes", deck, most_cards)
+    put("buys_used", buys, max(1, rules.buy_limit or 3))
+    put("scores", UNBOUNDED, 1.0)
+    f = r["flags"][0]
+    high[f + 4], unit[f + 4] = wilds, max(1.0, wilds)  # open swaps
+    high[f + 5], unit[f + 5] = deck, deck  # stock size
+    high[f + 6], unit[f + 6] = rebuilds, max(1, rules.stock_rebuilds or 3)
+    high[f + 7], unit[f + 7] = deck, deck  # deck size
+    c = r["contract"][0]
+    for k, most in enumerate((most_sets, most_runs, most_cards)):
+        high[c + k], unit[c + k] = most, max(1, most)
+    width = layout.meld_width
+    m0 = r["melds"][0]
+    longest = max(run_top, 4 * packs + wilds)  # a run's places, or a set of one rank with every wild card
+    for slot in range(layout.meld_slots):
+        row = m0 + slot * width
+        high[row + 2], unit[row + 2] = run_top, run_top  # start
+        high[row + 3], unit[row + 3] = longest, run_top  # length
+        high[row + 4], unit[row + 4] = p, p  # owner + 1
+        high[row + 5 : row + width] = copies
+        unit[row + 5 : row + width] = np.maximum(copies, 1)
+    if layout.levels:
+        put("levels", len(rules.schedule) + 1, len(rules.schedule))  # one past the last: all completed
+    raw_low = np.zeros(layout.size)
+    a, b = r["scores"]
+    raw_low[a:b] = -UNBOUNDED
+    scale = (1.0 / unit).astype(np.float32)
+    low = raw_low * scale
+    scaled_high = high * scale
+    low[a:b], scaled_high[a:b] = -1.0, 1.0
+    return ObsScale(
+        scale=scale,
+        raw_low=raw_low.astype(np.float32),
+        raw_high=high.astype(np.float32),
+        low=low.astype(np.float32),
+        high=scaled_high.astype(np.float32),
+        scores=(a, b),
+    )

@@ -50,7 +50,7 @@ from ..game import Game
 from ..game.contracts import staged_left, staged_progress
 from ..rules import RuleSet
 from ..solver import solve
-from .layout import CARD_TYPE, NAME_TYPE, TYPE_NAME, layouts_for
+from .layout import CARD_TYPE, NAME_TYPE, SCORE_SCALE, TYPE_NAME, layouts_for, obs_scale
 
 __all__ = ["LiverpoolAEC", "env", "raw_env"]
 
@@ -128,7 +128,10 @@ def _rules_of(rules: str | RuleSet) -> RuleSet:
 class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """The AEC environment. Arguments: ``players`` (2-8, as the rules allow), ``rules`` (a preset
     name or a :class:`RuleSet`), ``render_mode`` (None, "human" or "ansi"), ``reward`` ("score":
-    minus each deal's points at its end; "placement": only at the game's end, see ``docs/rl.md``).
+    minus each deal's points at its end; "placement": only at the game's end, see ``docs/rl.md``),
+    ``observation`` ("scaled", the default: every value scaled by the rules' bounds, scores through
+    tanh, so that values are mostly within [0, 1] and the Box's bounds are exact; "raw": counts,
+    points and sizes as they are, with their rule-derived bounds).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -143,6 +146,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         rules: str | RuleSet = "liverpool",
         render_mode: str | None = None,
         reward: str = "score",
+        observation: str = "scaled",
     ) -> None:
         super().__init__()
         self.rules = _rules_of(rules)
@@ -151,17 +155,21 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         if reward not in ("score", "placement"):
             raise ValueError(f"reward must be 'score' or 'placement', got {reward!r}")
+        if observation not in ("scaled", "raw"):
+            raise ValueError(f"observation must be 'scaled' or 'raw', got {observation!r}")
         self.render_mode = render_mode
         self.reward_mode = reward
+        self.observation_mode = observation
         self.n = players
         self.action_layout, self.obs_layout = layouts_for(players, self.rules)
         alay, olay = self.action_layout, self.obs_layout
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
-        low = np.zeros(olay.size, np.float32)
-        high = np.full(olay.size, 1e6, np.float32)
-        a, b = olay.ranges["scores"]
-        low[a:b] = -1e6
+        self.obs_scale = scaling = obs_scale(olay, self.rules)
+        self._scaled = observation == "scaled"
+        self._scale = scaling.scale
+        self._scores = scaling.scores
+        low, high = (scaling.low, scaling.high) if self._scaled else (scaling.raw_low, scaling.raw_high)
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(low=low, high=high, dtype=np.float32),
@@ -539,7 +547,14 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             obs = self.encode(game.view(p), self._picked if p == self._seat else ())
             self._obs_cache[p] = (self._stamp, 0, obs)
         mask = self._mask if p == self._seat else self._no_mask
-        return {"observation": obs.copy(), "action_mask": mask.copy()}
+        return {"observation": self.scaled(obs) if self._scaled else obs.copy(), "action_mask": mask.copy()}
+
+    def scaled(self, raw: np.ndarray) -> np.ndarray:
+        """The scaled observation of a raw one (``encode``'s): a new array."""
+        out: np.ndarray = raw * self._scale
+        a, b = self._scores
+        out[a:b] = np.tanh(raw[a:b] / SCORE_SCALE)
+        return out
 
     def encode(self, view: dict[str, Any], picked: Sequence[int] = ()) -> np.ndarray:
         """The observation vector of one seat's view (layout in ``docs/rl.md``). Parts that change

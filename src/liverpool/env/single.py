@@ -1,5 +1,7 @@
 """``liverpool/Liverpool-v0``: one seat of ``liverpool_v0`` as a Gymnasium environment, the other
-seats played by bots (``liverpool.bots``), each from its own view.
+seats played by opponents: bots (``liverpool.bots``, by name or as objects), each from its own
+view, or policies (a function of the seat's observation and action mask returning an index), so a
+trained policy can sit in the other seats (self-play).
 
 >>> import gymnasium, liverpool.env
 >>> env = gymnasium.make("liverpool/Liverpool-v0", opponents="random", players=3)
@@ -10,22 +12,47 @@ seats played by bots (``liverpool.bots``), each from its own view.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, SupportsFloat
+from collections.abc import Callable, Sequence
+from typing import Any, SupportsFloat, TypeAlias
 
 import gymnasium
 import numpy as np
 
-from ..bots import get as get_bot
+from ..bots import Bot
+from ..bots import from_spec as get_bot
 from ..rules import RuleSet
 from .liverpool_v0 import LiverpoolAEC
 
-__all__ = ["LiverpoolGymEnv"]
+__all__ = ["LiverpoolGymEnv", "Opponent", "Policy", "make_vec"]
+
+Policy: TypeAlias = Callable[[np.ndarray, np.ndarray], "int | np.integer[Any]"]
+"""A function of one seat's ``observation`` vector and ``action_mask`` returning a legal index."""
+Opponent: TypeAlias = "str | Bot | Policy"
+"""A bot's name (a new bot each game, seeded from the game), a bot object (anything with
+``act(view, legal)``, used as it is) or a policy (:data:`Policy`)."""
+
+
+def _is_bot(opponent: object) -> bool:
+    return callable(getattr(opponent, "act", None))
+
+
+def make_vec(
+    num_envs: int, vectorization_mode: str = "sync", **kwargs: Any
+) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
+    """``num_envs`` copies of ``liverpool/Liverpool-v0`` as one ``gymnasium.vector`` environment:
+    ``"sync"`` (in this process) or ``"async"`` (one process each; then opponents must pickle:
+    bot names do). ``kwargs`` go to every copy. Observations and masks come batched
+    (``obs["action_mask"][i]`` is copy i's mask); a copy whose game ended is reset on its next
+    step (Gymnasium's next-step autoreset), which returns reward 0 and ignores the action."""
+    return gymnasium.make_vec(
+        "liverpool/Liverpool-v0", num_envs=num_envs, vectorization_mode=vectorization_mode, **kwargs
+    )
 
 
 class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
-    """Arguments: ``opponents`` (a bot name for every other seat, or one name per other seat),
-    ``seat`` (the learner's seat), ``players``, ``rules``, ``reward`` (as ``liverpool_v0``),
+    """Arguments: ``opponents`` (one :data:`Opponent` for every other seat, or a list of one per
+    other seat, in seat order: a bot name, a bot object or a policy function), ``seat`` (the
+    learner's seat), ``players``, ``rules``, ``reward``, ``observation`` (as ``liverpool_v0``),
     ``illegal_action``: "penalty" (default: a masked-out action changes nothing, returns reward
     ``illegal_penalty`` and ``info["illegal_action"] = True``) or "raise" (ValueError).
     ``info["deal_ended"]`` tells when a deal ended during the step (its reward came with it).
@@ -35,7 +62,7 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
 
     def __init__(
         self,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         seat: int = 0,
         players: int = 4,
         rules: str | RuleSet = "liverpool",
@@ -43,13 +70,22 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         illegal_action: str = "penalty",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        observation: str = "scaled",
     ) -> None:
-        self.aec = LiverpoolAEC(players=players, rules=rules, render_mode=render_mode, reward=reward)
+        self.aec = LiverpoolAEC(
+            players=players, rules=rules, render_mode=render_mode, reward=reward, observation=observation
+        )
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0-{players - 1}, got {seat}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        single = isinstance(opponents, str) or _is_bot(opponents) or callable(opponents)
+        names: list[Any] = [opponents] * (players - 1) if single else list(opponents)  # type: ignore[arg-type]
         if len(names) != players - 1:
             raise ValueError(f"{players - 1} opponents needed, got {len(names)}")
+        for o in names:
+            if not (isinstance(o, str) or _is_bot(o) or callable(o)):
+                raise TypeError(f"an opponent is a bot name, a bot (with act) or a policy function, got {o!r}")
+            if isinstance(o, str):
+                get_bot(o, seed=0)  # an unknown name fails here, clearly
         if illegal_action not in ("penalty", "raise"):
             raise ValueError(f"illegal_action must be 'penalty' or 'raise', got {illegal_action!r}")
         self.opponent_names = names
@@ -61,6 +97,7 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         self.observation_space = self.aec.observation_space(self.agent)
         self.action_space = self.aec.action_space(self.agent)
         self._bots: dict[int, Any] = {}
+        self._policies: dict[int, Policy] = {}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -68,9 +105,15 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**62))
         others = [q for q in range(self.aec.n) if q != self.seat]
-        self._bots = {
-            q: get_bot(name, seed=game_seed + 1 + q) for q, name in zip(others, self.opponent_names, strict=True)
-        }
+        self._bots = {}
+        self._policies = {}
+        for q, opponent in zip(others, self.opponent_names, strict=True):
+            if isinstance(opponent, str):
+                self._bots[q] = get_bot(opponent, seed=game_seed + 1 + q)
+            elif _is_bot(opponent):
+                self._bots[q] = opponent
+            else:
+                self._policies[q] = opponent
         self.aec.reset(seed=game_seed)
         reward = self._play_others()
         obs = self.aec.observe(self.agent)
@@ -84,8 +127,12 @@ class LiverpoolGymEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         total = 0.0
         while not game.is_over and aec.agent_selection != self.agent:
             seat = aec._seat
-            action = self._bots[seat].act(game.view(seat), list(aec._legal))
-            aec.apply_engine_action(action)
+            bot = self._bots.get(seat)
+            if bot is not None:
+                aec.apply_engine_action(bot.act(game.view(seat), list(aec._legal)))
+            else:
+                obs = aec.observe(aec.agent_selection)
+                aec.step(int(self._policies[seat](obs["observation"], obs["action_mask"])))  # illegal: ValueError
             total += aec.rewards[self.agent]
         return total
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import bots as bot_registry
@@ -84,13 +84,16 @@ class GameSpec:
     bot_seeds: tuple[int, ...]
     rules: RuleSet
     think: float | None = None
+    keep_record: bool = False
+    """Return the game's record (:meth:`Game.record`) with its result (``--records``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """The record of one game, per seat: final ``scores``, ``winners`` (lowest total, ties share),
     ``deal_points[d][seat]`` (the hand points each deal scored), ``deal_out[d]`` (the seat that went
-    out, None on a stalemate), ``buys`` (buys made) and ``actions`` (moves applied)."""
+    out, None on a stalemate), ``buys`` (buys made) and ``actions`` (moves applied). ``record`` is
+    the game's :meth:`Game.record` when its spec asked to keep it (it takes no part in equality)."""
 
     index: int
     seed: int
@@ -101,6 +104,7 @@ class GameResult:
     deal_out: tuple[int | None, ...]
     buys: tuple[int, ...]
     actions: int
+    record: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def deals(self) -> int:
@@ -118,6 +122,23 @@ class GameResult:
             "buys": list(self.buys),
             "actions": self.actions,
         }
+
+    def row(self) -> dict[str, Any]:
+        """The game in one row: index, seed, seats (bot per seat), scores, winners (seats)."""
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "seats": list(self.lineup),
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+        }
+
+    def record_file(self) -> dict[str, Any]:
+        """What ``--records`` writes for this game: its row and, under ``"record"``, the record
+        (``Game.from_record`` replays it; ``liverpool review FILE --seat N`` reviews it)."""
+        if self.record is None:
+            raise ValueError(f"game {self.index} was played without keeping its record")
+        return {**self.row(), "record": self.record}
 
     @classmethod
     def from_game(cls, spec: GameSpec, game: Game) -> GameResult:
@@ -141,6 +162,7 @@ class GameResult:
             deal_out=tuple(deal_out),
             buys=tuple(buys),
             actions=len(game.actions),
+            record=game.record() if spec.keep_record else None,
         )
 
 

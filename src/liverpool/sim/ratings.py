@@ -16,8 +16,10 @@ curvature (which stays wide when a bot wins every comparison, where every resamp
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
+import os
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from .. import bots as bot_registry
 from ..rules import RuleSet
 from .games import GameResult, GameSpec, accepts_think, derive_seed
-from .runner import run_games
+from .runner import Interrupted, Stopped, run_games
 from .stats import Z95
 from .tournament import BotStats, aggregate, check_lineup, parse_seats
 
@@ -310,6 +312,7 @@ class LadderResult:
                 for a, b in itertools.combinations(names, 2)
             ],
             "rules": self.rules.to_dict(),
+            "rows": [g.row() for g in self.games],
         }
 
 
@@ -327,6 +330,7 @@ def run_ladder(
     progress: bool = False,
     console: Console | None = None,
     samples: int = BOOTSTRAP_SAMPLES,
+    records: str | os.PathLike[str] | None = None,
 ) -> LadderResult:
     """Play ``games`` games of ``table`` seats mixing ``bots`` (default :func:`ladder_bots`) and rate
     them; the other arguments as for :func:`~liverpool.sim.run_tournament`."""
@@ -336,10 +340,33 @@ def run_ladder(
         raise ValueError(f"a ladder needs at least two different bots, got {', '.join(names) or 'none'}")
     check_lineup(names[:1] * table, rules, games, think)
     specs = ladder_specs(names, table, games, rules, seed, think=think)
+    if records is not None:
+        specs = [dataclasses.replace(spec, keep_record=True) for spec in specs]
     start = time.perf_counter()
-    results = run_games(
-        specs, jobs=jobs, backend=backend, address=address, progress=progress, console=console, description="Ladder"
-    )
+    try:
+        results = run_games(
+            specs,
+            jobs=jobs,
+            backend=backend,
+            address=address,
+            progress=progress,
+            console=console,
+            description="Ladder",
+            records=records,
+        )
+    except (Interrupted, Stopped) as stop:
+        # the ratings of the games finished so far go with the exception
+        stop.summary = LadderResult(
+            bots=names,
+            table=table,
+            seed=seed,
+            rules=rules,
+            think=think,
+            games=stop.results,
+            seconds=time.perf_counter() - start,
+            samples=samples,
+        )
+        raise
     return LadderResult(
         bots=names,
         table=table,

@@ -12,6 +12,7 @@ neither ``jobs`` nor the backend changes the outcome.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .. import bots as bot_registry
 from ..rules import RuleSet
 from .games import GameResult, GameSpec, derive_seed
-from .runner import Interrupted, run_games
+from .runner import Interrupted, Stopped, run_games
 from .stats import mean_ci, wilson_interval
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def rotated(seats: Sequence[str], index: int) -> tuple[str, ...]:
 
 
 def tournament_specs(
-    seats: Sequence[str], games: int, rules: RuleSet, seed: int, think: float | None = None
+    seats: Sequence[str], games: int, rules: RuleSet, seed: int, think: float | None = None, keep_record: bool = False
 ) -> list[GameSpec]:
     """The games of a tournament, in order."""
     n = len(seats)
@@ -100,6 +101,7 @@ def tournament_specs(
             bot_seeds=tuple(derive_seed(seed, "bot", i, seat) for seat in range(n)),
             rules=rules,
             think=think,
+            keep_record=keep_record,
         )
         for i in range(games)
     ]
@@ -219,7 +221,8 @@ class TournamentResult:
         self.bots = aggregate(self.games, self.seats)
 
     def to_dict(self) -> dict[str, Any]:
-        """The summary as JSON-compatible values (the per-game records are in ``games``)."""
+        """The summary as JSON-compatible values; ``rows`` has one row per game, in order (index,
+        seed, seats, scores, winners: :meth:`GameResult.row`)."""
         return {
             "games": len(self.games),
             "seconds": round(self.seconds, 3),
@@ -229,6 +232,7 @@ class TournamentResult:
             "deals": sum(g.deals for g in self.games),
             "bots": [b.to_dict() for b in self.bots],
             "rules": self.rules.to_dict(),
+            "rows": [g.row() for g in self.games],
         }
 
 
@@ -244,23 +248,33 @@ def run_tournament(
     address: str | None = None,
     progress: bool = False,
     console: Console | None = None,
+    records: str | os.PathLike[str] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games between ``seats`` (bot names, one per seat), rotating the seats each game.
 
     ``jobs`` processes (or, with ``backend="ray"``, Ray tasks on the cluster at ``address`` or a
     local Ray); ``think`` goes to bots that take it; ``progress`` shows a rich bar on ``console``.
     The same seed gives the same result whatever ``jobs`` and ``backend`` (for deterministic bots:
-    a bot searching for ``think`` seconds of wall time is not).
+    a bot searching for ``think`` seconds of wall time is not). ``records``: a directory where
+    each game's record is written as it ends (``game-000123.json``, see :func:`run_games`).
     """
     seats = parse_seats(seats)
     rules = rules if rules is not None else RuleSet()
     check_lineup(seats, rules, games, think)
-    specs = tournament_specs(seats, games, rules, seed, think)
+    specs = tournament_specs(seats, games, rules, seed, think, keep_record=records is not None)
     start = time.perf_counter()
     try:
-        results = run_games(specs, jobs=jobs, backend=backend, address=address, progress=progress, console=console)
-    except Interrupted as stop:
-        # Ctrl-C: the statistics of the games finished so far go with the interruption
+        results = run_games(
+            specs,
+            jobs=jobs,
+            backend=backend,
+            address=address,
+            progress=progress,
+            console=console,
+            records=records,
+        )
+    except (Interrupted, Stopped) as stop:
+        # Ctrl-C or a failure: the statistics of the games finished so far go with the exception
         stop.summary = TournamentResult(
             seats=seats, seed=seed, rules=rules, think=think, games=stop.results, seconds=time.perf_counter() - start
         )

@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from ..bots import names as bot_names
-from ..rules import PRESETS
+from ..rules import PRESETS, options_json
 from ..web.replay import replay_frames
 from .config import Settings, default_static_dir
 from .lobby import Lobby, option_fields, rules_for
@@ -170,6 +170,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def presets() -> dict[str, Any]:
         """The presets and, for each, every rule option with its value, type, choices and rule."""
         return {"presets": list(PRESETS), "options": {name: option_fields(name) for name in PRESETS}}
+
+    @app.get("/api/options", tags=["rules"])
+    async def options() -> dict[str, Any]:
+        """Every rule option as the engine declares it (rules.OPTIONS): its rules, help, allowed
+        values and each preset's default."""
+        return options_json()
 
     @app.post("/api/rules/check", tags=["rules"])
     async def rules_check(body: RulesCheck) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from liverpool import Game
 from liverpool.actions import action_from_dict
 from liverpool.bots import get
 from liverpool.driver import play_game
+from liverpool.game.answers import seat_answers
 from server_helpers import (
     WANTED,
     Harness,
@@ -117,6 +118,7 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
             "last",
             "buy_deadline",
             "hints_left",
+            "answers",
         }
         if msg["view"] is None:
             assert msg["type"] == "hello" and msg["legal"] == [] and msg["events"] == []
@@ -125,6 +127,7 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
         game = games[msg["version"]]
         whole = normal(game.view(seat))
         public = normal(game.events)
+        assert msg["answers"] == normal(seat_answers(game.view(seat)))  # the engine's, from this seat's view
         if msg["type"] == "hello":
             assert msg["view"] == whole
             assert msg["events"] == public

@@ -27,6 +27,7 @@ from ..cards import parse_cards
 from ..describe import describe_action, describe_event
 from ..driver import next_to_act
 from ..game import PLAY, Game, IllegalAction
+from ..game.answers import seat_answers
 from ..rules import RuleSet
 from .advice import hint_answer
 from .protocol import (
@@ -503,6 +504,8 @@ class Table:
             "last": shared.last,
             "buy_deadline": shared.buy_deadline,
             "hints_left": hints_left,
+            # the rule answers the page shows (buy window, lay-down suggestion...): the engine's, from this view
+            "answers": seat_answers(view),
         }
         return text + "," + _dumps(rest)[1:]
 

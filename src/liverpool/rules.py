@@ -390,7 +390,7 @@ class RuleSet:
 
     # Players and cards (R1, R2, R46)
     min_players: int = _option(2, "R2", "fewest players.", low=2)
-    max_players: int = _option(8, "R2", "most players.", low=2, high=12)
+    max_players: int = _option(8, "R2", "most players (up to 16, as Board Game Arena's tables).", low=2, high=16)
     packs: int | None = _option(
         None, "R1", "packs shuffled together; none picks by pack_schedule.", low=1, high=8, none="by pack_schedule"
     )
@@ -862,8 +862,15 @@ class RuleSet:
             raise ValueError(
                 f"{players} players with {self.packs_for(players)} pack(s) of "
                 f"{52 + self.jokers_per_pack} cards leave {left} card(s) in the stock after "
-                f"dealing {most}; raise option packs (or pack_schedule)"
+                f"dealing {most}; raise option packs to {self.packs_needed(players)} (or pack_schedule)"
             )
+
+    def packs_needed(self, players: int) -> int:
+        """R1: the fewest packs that deal ``players`` the largest hand of the schedule and the upcard
+        and leave at least one stock card per player (what :meth:`check_table` asks)."""
+        most = max(c.cards for c in self.schedule)
+        cards = players * most + (1 if self.upcard else 0) + players
+        return -(-cards // (52 + self.jokers_per_pack))
 
     def points(self, rank: int) -> int:
         """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""
@@ -1291,18 +1298,22 @@ def _packs_words(r: RuleSet) -> str:
     players``: the pack schedule read within ``min_players``-``max_players``."""
     if r.packs:
         return _count(r.packs, "pack")
-    parts: list[str] = []
+    spans: list[tuple[int, int, int]] = []  # (packs, fewest players, most players)
     low = r.min_players
-    for most, k in r.pack_schedule:
-        high = min(most, r.max_players)
+    for i, (most, k) in enumerate(r.pack_schedule):
+        # the last pair's packs serve every larger table too (RuleSet.packs_for)
+        high = r.max_players if i == len(r.pack_schedule) - 1 else min(most, r.max_players)
         if high < low:
             continue
-        seats = _count(low, "player") if low == high else f"{low}-{high} players"
-        parts.append(f"{_count(k, 'pack')} for {seats}")
+        if spans and spans[-1][0] == k:  # equal packs for two spans of tables: one span
+            low = spans.pop()[1]
+        spans.append((k, low, high))
         low = high + 1
         if low > r.max_players:
             break
-    return ", ".join(parts)
+    return ", ".join(
+        f"{_count(k, 'pack')} for {_count(a, 'player') if a == b else f'{a}-{b} players'}" for k, a, b in spans
+    )
 
 
 _FIXED_RULES: Final = (

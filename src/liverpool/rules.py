@@ -517,6 +517,13 @@ class RuleSet:
         "final: no Unswap).",
         variant=True,
     )
+    swap_own_run: bool = _option(
+        False,
+        "R20",
+        "a player may also swap a joker out of a run they laid themselves (Moonridge's Liverpool); off, "
+        "only out of another player's run.",
+        variant=True,
+    )
     # A turn (R22-R26, R42, R43)
     pile_draw: bool = _option(
         False, "R22 R26", "a player may take several cards from inside the discard pile, melding the deepest."
@@ -644,6 +651,14 @@ class RuleSet:
         "scoring their hand (none: unlimited).",
         low=0,
         none="unlimited",
+    )
+    stock_out_ends_deal: bool = _option(
+        False,
+        "R45 R9",
+        "the deal ends at once, everyone scoring their hand, when a turn ends with the stock empty and no "
+        "rebuild left (May I); off, the next player may still take the top discard and the deal ends when a "
+        "card must come from the empty stock.",
+        variant=True,
     )
     turn_limit: int | None = _option(
         500,
@@ -1416,6 +1431,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 else "; the swapped joker must be played the same turn."
                 if r.swap_must_play
                 else "; the swapped joker may be kept in hand."
+            )
+            + (
+                " A player may swap a joker out of their own run too."
+                if r.swap_own_run and r.joker_swap != "off"
+                else ""
             ),
         ),
         (
@@ -1482,6 +1502,7 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 "never for lack of stock"
                 if r.stock_rebuilds is None
                 else f"when the stock runs out after {r.stock_rebuilds} rebuild(s)"
+                + (" (at once, at the end of the turn that empties it)" if r.stock_out_ends_deal else "")
             )
             + ("" if r.turn_limit is None else f", or after {r.turn_limit} turns")
             + ".",

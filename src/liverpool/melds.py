@@ -217,8 +217,9 @@ def run_starts(n: int, rules: RuleSet) -> list[int]:
     return [a for a in starts if all(value_rank(v) != gap for v in range(a, a + n))]
 
 
-def _run_start_variant(cards: Sequence[Card], rules: RuleSet, declared: int | None) -> int | None:
-    """:func:`run_start` with the meld variants; an all-wild run starts where it is ``declared``."""
+def _run_start_variant(cards: Sequence[Card], rules: RuleSet, declared: Card | None) -> int | None:
+    """:func:`run_start` with the meld variants; an all-wild run starts where it is ``declared``
+    (the natural card its first place stands for, as ``Meld.declared``)."""
     wild = rules.wild_rank
     suit = ""
     fixed: list[tuple[int, int]] = []
@@ -232,7 +233,8 @@ def _run_start_variant(cards: Sequence[Card], rules: RuleSet, declared: int | No
         fixed.append((i, natural_rank(r)))
     starts = run_starts(len(cards), rules)
     if not fixed:
-        return declared if declared in starts else None
+        first = None if declared is None else declared.rank
+        return first if first in starts else None
     for a in starts:
         if all(value_rank(a + i) == r for i, r in fixed):
             return a
@@ -285,10 +287,11 @@ def _run_wilds_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
     return True
 
 
-def run_start(cards: Sequence[Card], rules: RuleSet, declared: int | None = None) -> int | None:
+def run_start(cards: Sequence[Card], rules: RuleSet, declared: Card | None = None) -> int | None:
     """The value of a run's first card, or None when ``cards`` do not form a run of one suit in
-    table order (any length, R19 not checked). ``declared``: the first value an all-wild run
-    (``run_min_naturals`` 0) stands for.
+    table order (any length, R19 not checked). ``declared``: for an all-wild run
+    (``run_min_naturals`` 0), the natural card its first place stands for, as ``Meld.declared``
+    (one meaning of ``declared`` everywhere: a card).
     """
     if rules.meld_variant:
         return _run_start_variant(cards, rules, declared)
@@ -331,8 +334,9 @@ def _wild_spacing_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
     return True
 
 
-def is_valid_run(cards: Sequence[Card], rules: RuleSet, declared: int | None = None) -> bool:
-    """R3, R12, R17, R19: a run in table order, long enough, one suit, no wrap.
+def is_valid_run(cards: Sequence[Card], rules: RuleSet, declared: Card | None = None) -> bool:
+    """R3, R12, R17, R19: a run in table order, long enough, one suit, no wrap (``declared``: as
+    :func:`run_start`).
 
     >>> from liverpool import RuleSet, parse_cards
     >>> rules = RuleSet()

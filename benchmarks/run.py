@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from liverpool import Game, RuleSet
 from liverpool.cards import full_deck
-from liverpool.melds import find_contract
+from liverpool.solver import find_contract
 
 
 def random_play(seconds: float, seed: int) -> dict[str, float]:

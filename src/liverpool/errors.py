@@ -86,7 +86,7 @@ class StaleAction(IllegalAction):
 _RULE: Final = re.compile(r"\bR(\d{1,2})\b")
 
 # The engine's refusal messages, by the words that start or mark them: one table, so that a code
-# stays the same while a message's wording is improved (tests/test_client_contract.py checks
+# stays the same while a message's wording is improved (tests/engine/test_client_contract.py checks
 # each code is reachable).
 _PATTERNS: Final[tuple[tuple[str, str], ...]] = (
     ("(stale)", "stale"),

@@ -25,7 +25,6 @@ from .rules import RuleSet
 __all__ = [
     "can_extend_run",
     "can_extend_set",
-    "find_contract",
     "hand_points",
     "is_valid_run",
     "is_valid_set",
@@ -34,7 +33,9 @@ __all__ = [
     "run_start",
     "run_starts",
     "run_value",
+    "run_wild_cap",
     "set_rank",
+    "set_wild_cap",
     "value_rank",
 ]
 
@@ -216,8 +217,9 @@ def run_starts(n: int, rules: RuleSet) -> list[int]:
     return [a for a in starts if all(value_rank(v) != gap for v in range(a, a + n))]
 
 
-def _run_start_variant(cards: Sequence[Card], rules: RuleSet, declared: int | None) -> int | None:
-    """:func:`run_start` with the meld variants; an all-wild run starts where it is ``declared``."""
+def _run_start_variant(cards: Sequence[Card], rules: RuleSet, declared: Card | None) -> int | None:
+    """:func:`run_start` with the meld variants; an all-wild run starts where it is ``declared``
+    (the natural card its first place stands for, as ``Meld.declared``)."""
     wild = rules.wild_rank
     suit = ""
     fixed: list[tuple[int, int]] = []
@@ -231,11 +233,40 @@ def _run_start_variant(cards: Sequence[Card], rules: RuleSet, declared: int | No
         fixed.append((i, natural_rank(r)))
     starts = run_starts(len(cards), rules)
     if not fixed:
-        return declared if declared in starts else None
+        first = None if declared is None else declared.rank
+        return first if first in starts else None
     for a in starts:
         if all(value_rank(a + i) == r for i, r in fixed):
             return a
     return None
+
+
+def set_wild_cap(length: int, rules: RuleSet) -> int:
+    """R18: the most wild cards a set of ``length`` cards may hold: all but ``set_min_naturals``,
+    and with ``set_wild_limit`` "ratio" never more than its natural cards. The one home of the
+    set's wild-card limit as a count (the checks, :func:`_set_ok` and :func:`_set_ok_variant`,
+    agree with it); the greedy bot's tables read it.
+
+    >>> set_wild_cap(3, RuleSet()), set_wild_cap(5, RuleSet(set_wild_limit="ratio"))
+    (1, 2)
+    """
+    cap = length - rules.set_min_naturals
+    return min(cap, length // 2) if rules.set_wild_limit == "ratio" else cap
+
+
+def run_wild_cap(length: int, rules: RuleSet) -> int:
+    """R19: the most wild cards a run of ``length`` cards may hold: with ``run_wild_limit``
+    "spacing" one in any 4 consecutive cards (``(length + 3) // 4``), "ratio" and "half" at most
+    half (rounded down), "none" any, and never more than ``length - run_min_naturals``. The one
+    home of the run's wild-card limit as a count (the checks, :func:`_run_wilds_ok`, agree with it);
+    the solver's tables and the greedy bot's read it.
+
+    >>> run_wild_cap(4, RuleSet()), run_wild_cap(8, RuleSet()), run_wild_cap(7, RuleSet(run_wild_limit="ratio"))
+    (1, 2, 3)
+    """
+    mode = rules.run_wild_limit
+    most = (length + 3) // 4 if mode == "spacing" else length // 2 if mode in ("ratio", "half") else length
+    return max(0, min(most, length - rules.run_min_naturals))
 
 
 def _run_wilds_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
@@ -256,10 +287,11 @@ def _run_wilds_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
     return True
 
 
-def run_start(cards: Sequence[Card], rules: RuleSet, declared: int | None = None) -> int | None:
+def run_start(cards: Sequence[Card], rules: RuleSet, declared: Card | None = None) -> int | None:
     """The value of a run's first card, or None when ``cards`` do not form a run of one suit in
-    table order (any length, R19 not checked). ``declared``: the first value an all-wild run
-    (``run_min_naturals`` 0) stands for.
+    table order (any length, R19 not checked). ``declared``: for an all-wild run
+    (``run_min_naturals`` 0), the natural card its first place stands for, as ``Meld.declared``
+    (one meaning of ``declared`` everywhere: a card).
     """
     if rules.meld_variant:
         return _run_start_variant(cards, rules, declared)
@@ -302,8 +334,9 @@ def _wild_spacing_ok(cards: Sequence[Card], rules: RuleSet) -> bool:
     return True
 
 
-def is_valid_run(cards: Sequence[Card], rules: RuleSet, declared: int | None = None) -> bool:
-    """R3, R12, R17, R19: a run in table order, long enough, one suit, no wrap.
+def is_valid_run(cards: Sequence[Card], rules: RuleSet, declared: Card | None = None) -> bool:
+    """R3, R12, R17, R19: a run in table order, long enough, one suit, no wrap (``declared``: as
+    :func:`run_start`).
 
     >>> from liverpool import RuleSet, parse_cards
     >>> rules = RuleSet()
@@ -416,17 +449,3 @@ def _meld_accepts(
         if can_extend_run(cards, start, JOKER, high, rules, suit):
             out.append((None, high))
     return out
-
-
-def find_contract(hand: Sequence[Card], deal: int, rules: RuleSet) -> list[list[Card]] | None:
-    """Melds drawn from ``hand`` that meet deal ``deal``'s contract (1-based), leaving the fewest
-    points in hand; None when the hand cannot meet it. Runs are in table order. In a whole-hand
-    deal (R15) the melds use every card.
-
-    >>> from liverpool import RuleSet, format_cards, parse_cards
-    >>> [format_cards(m) for m in find_contract(parse_cards("7H 7S 7D 9C 9D JK 2C"), 1, RuleSet())]
-    ['7S 7H 7D', '9D 9C JK']
-    """
-    from .solver import find_contract as _find
-
-    return _find(hand, deal, rules)

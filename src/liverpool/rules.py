@@ -18,8 +18,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Literal, get_args
+from typing import Any, ClassVar, Final, Literal, TypeVar, get_args
 
 __all__ = ["DEFAULT_SCHEDULE", "PRESETS", "Contract", "RuleSet", "cached_rules", "parse_schedule"]
 
@@ -221,31 +222,160 @@ def parse_schedule(text: str) -> tuple[Contract, ...]:
     return tuple(contracts)
 
 
-VARIANT_OPTIONS: Final = frozenset(
-    {
-        "going_out_bonus",
-        "going_out_bonus_if_alone",
-        "first_down_bonus",
-        "joker_in_meld_points",
-        "down_may_take_discard",
-        "swap_must_play",
-        "wild_rank_swappable",
-        # meld variants (issue 16)
-        "run_wild_limit",
-        "set_wild_limit",
-        "run_min_naturals",
-        "wild_rank_place",
-        "wild_rank_natural_sets",
-        "ace",
-        "wrap_around",
-        # house rules of flow (issue 16): buy window, dead discarded wild cards
-        "buy_window",
-        "dead_discarded_wild",
-        "runs_same_suit_gap",
-        "progression",
-    }
-)
-"""Options of issue 16 (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One rule option, declared once beside its :class:`RuleSet` field (``_option``): the numbered
+    rules it carries, its help in plain words, the values it allows and, through the presets, each
+    preset's default. Every text and form is made from it: the rules text (``say``), ``liverpool
+    rules --options``, the errors of ``--set`` and :meth:`RuleSet.with_options`, the server's
+    ``GET /api/options`` (and the lobby's form) and the option columns of ``docs/rules.md``.
+
+    >>> o = OPTIONS["run_min"]
+    >>> o.rules, o.help, o.allowed()
+    (('R12',), 'fewest cards in a run.', 'a whole number of at least 2')
+    >>> o.defaults()["contract"]
+    3
+    """
+
+    rules: tuple[str, ...]
+    """The numbered rules of RULES.md the option carries, the main one first."""
+    help: str
+    """What it decides, in plain words (a sentence)."""
+    low: int | None = None
+    """A whole-number option's least value."""
+    high: int | None = None
+    """A whole-number option's greatest value."""
+    upto: str | None = None
+    """The option whose value bounds this one from above (``set_min_naturals`` is 0 to ``set_min``)."""
+    none: str | None = None
+    """What None means, for an option that may be None (e.g. "unlimited")."""
+    variant: bool = False
+    """A house-rule variant (issue 16 on): left out of :meth:`RuleSet.to_dict` at its default, so
+    tables, records and views of games that do not use it read as before it existed."""
+    say: Callable[[Any], str] | None = None
+    """The rules text's sentence for the option's main rule (``rules[0]``), from its value; None
+    when that sentence reads several options (``_describe``)."""
+    name: str = ""
+    """Set from the field: the option's name."""
+    kind: str = ""
+    """Set from the field: its annotation (``int | None``, ``BuyWindow``...)."""
+    choices: tuple[Any, ...] | None = None
+    """Set from the field's Literal annotation: the values allowed (None: not a choice)."""
+    default: Any = None
+    """Set from the field: the liverpool preset's value."""
+
+    def defaults(self) -> dict[str, Any]:
+        """Each preset's value of the option, by preset name."""
+        return {name: getattr(rules, self.name) for name, rules in PRESETS.items()}
+
+    def allowed(self) -> str:
+        """The values allowed, in words (the ``--set`` errors and the options listing say it)."""
+        none = f", or none ({self.none})" if self.none is not None else ""
+        if self.choices is not None:
+            return "one of " + ", ".join(_json_word(c) for c in self.choices if c is not None) + none
+        if self.name == "schedule":
+            return "contracts such as 2S/10,1S1R/10,3R/12* (R48: S sets, R runs, /cards dealt, * whole hand)"
+        if self.name == "pack_schedule":
+            return "rising players:packs pairs such as 5:2,8:3 (packs 1-8)"
+        if self.name == "rank_points":
+            return "13 whole numbers of 0 or more, ace to king, such as 15,5,5,5,5,5,5,5,5,10,10,10,10"
+        if self.kind == "bool":
+            return "true or false"
+        if self.low is not None and self.upto is not None:
+            return f"a whole number from {self.low} to {self.upto}"
+        if self.low is not None and self.high is not None:
+            return f"a whole number from {self.low} to {self.high}{none}"
+        if self.low is not None:
+            return f"a whole number of at least {self.low}{none}"
+        return f"a whole number (negative lowers the score){none}" if self.kind == "int" else f"a whole number{none}"
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` is refused by this option's own limits (None: allowed). Limits between
+        options are ``_validate``'s."""
+        if value is None:
+            return None if self.none is not None else f"must be {self.allowed()}, got None"
+        if self.choices is not None:
+            ok = any(
+                value is c if isinstance(c, bool) else value == c and not isinstance(value, bool) for c in self.choices
+            )
+            return None if ok else f"must be {self.allowed()}, got {value!r}"
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else f"must be true or false, got {value!r}"
+        if self.kind.startswith("int"):
+            if not isinstance(value, int) or isinstance(value, bool):
+                return f"must be {self.allowed()}, got {value!r}"
+            if self.upto is not None and self.low is not None and value < self.low:
+                return f"must be {self.low} to {self.upto}, got {value!r}"
+            if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+                return (
+                    f"must be {self.allowed()}, got {value!r}"
+                    if self.high is not None
+                    else (f"must be at least {self.low}, got {value!r}")
+                )
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The declaration as JSON (``GET /api/options``)."""
+        return {
+            "name": self.name,
+            "rules": list(self.rules),
+            "help": self.help,
+            "type": self.form_type(),
+            "choices": None if self.choices is None else list(self.choices),
+            "low": self.low,
+            "high": self.high,
+            "none": self.none,
+            "allowed": self.allowed(),
+            "defaults": {name: _json_value(self.name, value) for name, value in self.defaults().items()},
+        }
+
+    def typed(self, value: Any) -> str:
+        """``value`` as ``--set`` takes it: ``true``, ``none``, ``5:2,8:3``, ``2S/10,...``."""
+        if value is None or isinstance(value, bool):
+            return json.dumps(value).replace("null", "none")
+        if self.name == "pack_schedule":
+            return ",".join(f"{most}:{packs}" for most, packs in value)
+        if isinstance(value, tuple):
+            return ",".join(map(str, value))
+        return str(value)
+
+    def form_type(self) -> str:
+        """The form's input: "choice", "bool", "int", "int|null", "str" (the schedule) or "list"."""
+        if self.choices is not None:
+            return "choice"
+        if self.kind in ("bool", "int"):
+            return self.kind
+        if self.kind == "int | None":
+            return "int|null"
+        return "str" if self.name == "schedule" else "list"
+
+
+def _option(default: _T, rules: str, help: str, **declared: Any) -> _T:
+    """A RuleSet field with its :class:`Option` (``rules``: the rule numbers, space-separated)."""
+    option = Option(tuple(rules.split()), help, **declared)
+    field: _T = dataclasses.field(default=default, metadata={"option": option})
+    return field
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _json_word(value: Any) -> str:
+    return json.dumps(value) if isinstance(value, bool) else str(value)
+
+
+def _json_value(name: str, value: Any) -> Any:
+    """An option's value as JSON (the schedule as its text, tuples as lists)."""
+    if name == "schedule":
+        return ",".join(map(str, value))
+    if isinstance(value, tuple):
+        return [list(v) if isinstance(v, tuple) else v for v in value]
+    return value
+
 
 LIVERPOOL_RANK_POINTS: Final = (15, 5, 5, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10)
 CONTRACT_RANK_POINTS: Final = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -253,164 +383,369 @@ CONTRACT_RANK_POINTS: Final = (15, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Every rule option, each field named after what it decides; defaults are the ``liverpool``
-    preset. Instances validate themselves; change options with :func:`dataclasses.replace`.
+    """Every rule option, each field named after what it decides and declared once with its
+    :class:`Option` (rule numbers, help, allowed values); defaults are the ``liverpool`` preset.
+    Instances validate themselves; change options with :func:`dataclasses.replace`.
     """
 
     # Players and cards (R1, R2, R46)
-    min_players: int = 2
-    """R2: fewest players."""
-    max_players: int = 8
-    """R2: most players."""
-    packs: int | None = None
-    """R1: packs shuffled together; None picks by ``pack_schedule``."""
-    pack_schedule: tuple[tuple[int, int], ...] = ((5, 2), (8, 3))
-    """R1: (up to this many players, use this many packs), in increasing order."""
-    jokers_per_pack: int = 2
-    """R1, R46: jokers added per pack."""
-    wild_rank: int | None = None
-    """R46: an extra wild rank (2 = deuces wild); such cards play exactly as jokers."""
-    wild_rank_swappable: bool = True
-    """R20, R46: a card of the wild rank laid in a run may be swapped out like a joker; off, only
-    jokers are swapped."""
-    dead_discarded_wild: bool = False
-    """R46 (deuces wild, ``wild_rank`` 2): a discarded deuce is dead: a natural card from then on
-    (token ``2H~``), never wild again, a natural 2 of its suit in melds (at the deuce's place in a
-    run when ``wild_rank_place`` is "wild"; in a set of deuces with ``wild_rank_natural_sets``),
-    scored like a natural 3."""
+    min_players: int = _option(2, "R2", "fewest players.", low=2)
+    max_players: int = _option(8, "R2", "most players (up to 16, as Board Game Arena's tables).", low=2, high=16)
+    packs: int | None = _option(
+        None, "R1", "packs shuffled together; none picks by pack_schedule.", low=1, high=8, none="by pack_schedule"
+    )
+    pack_schedule: tuple[tuple[int, int], ...] = _option(
+        ((5, 2), (8, 3)), "R1", "(up to this many players, use this many packs), in increasing order."
+    )
+    jokers_per_pack: int = _option(2, "R1 R46", "jokers added per pack.", low=0, high=8)
+    wild_rank: int | None = _option(
+        None,
+        "R46 R17",
+        "an extra wild rank (2 = deuces wild); such cards play exactly as jokers.",
+        low=1,
+        high=13,
+        none="jokers only",
+    )
+    wild_rank_swappable: bool = _option(
+        True,
+        "R20 R46",
+        "a card of the wild rank laid in a run may be swapped out like a joker; off, only jokers are swapped.",
+        variant=True,
+    )
+    dead_discarded_wild: bool = _option(
+        False,
+        "R46",
+        "with deuces wild (wild_rank 2), a discarded deuce is dead: a natural card from then on "
+        "(token 2H~), never wild again, a natural 2 of its suit in melds (at the deuce's place in a run when "
+        'wild_rank_place is "wild"; in a set of deuces with wild_rank_natural_sets), scored like a natural 3.',
+        variant=True,
+    )
     # Dealing (R4-R9)
-    cut_for_dealer: bool = True
-    """R4: players cut for the first dealer (lowest deals); off: seat 0 deals first."""
-    cut_bonus: int = 0
-    """R5: points taken off a cutter who cuts exactly the cards dealt plus the upcard (0 = off)."""
-    upcard: bool = True
-    """R7: one card is turned up to start the discard pile."""
-    schedule: tuple[Contract, ...] = DEFAULT_SCHEDULE
-    """R6, R10, R15, R48: the contract and hand size of each deal."""
+    cut_for_dealer: bool = _option(
+        True,
+        "R4",
+        "players cut for the first dealer (lowest deals); off: seat 0 deals first.",
+        say=lambda v: (
+            "The first dealer is chosen by cutting: lowest card deals."
+            if v
+            else "Seat 0 deals first (seats are numbered from 0)."
+        ),
+    )
+    cut_bonus: int = _option(
+        0,
+        "R5",
+        "points taken off a cutter who cuts exactly the cards dealt plus the upcard (0 = off).",
+        low=0,
+        say=lambda v: (
+            f"Cut bonus: a cutter who cuts exactly the cards needed for the deal and the upcard scores -{v}."
+            if v
+            else "Cut bonus: off."
+        ),
+    )
+    upcard: bool = _option(
+        True,
+        "R7",
+        "one card is turned up to start the discard pile.",
+        say=lambda v: (
+            "One card is turned up to start the discard pile." if v else "No upcard: the discard pile starts empty."
+        ),
+    )
+    schedule: tuple[Contract, ...] = _option(
+        DEFAULT_SCHEDULE, "R48 R6 R10 R15 R37 R41", "the contract and hand size of each deal."
+    )
     # Melds (R3, R11-R19)
-    ace_high: bool = True
-    """R3: an ace may end a run high (Q-K-A); it is always allowed low. Runs never wrap."""
-    set_min: int = 3
-    """R11: fewest cards in a set."""
-    set_max: int | None = None
-    """R11: most cards in a set (None: no limit)."""
-    set_distinct_suits: SetDistinctSuits = False
-    """R11: no two natural cards of one suit in a set; "laydown": only among the cards laid at
-    going down (later lay-offs may repeat a suit)."""
-    sets_distinct_ranks: bool = False
-    """R11: the sets of one contract must be of different ranks."""
-    run_min: int = 4
-    """R12: fewest cards in a run."""
-    runs_distinct_suits: bool = False
-    """R13: the runs of one contract must be of different suits."""
-    runs_same_suit_gap: int | None = None
-    """R13 (issue 16): two runs of one suit in a player's contract must have at least this many
-    ranks between them (0: they may not overlap but may touch; None: off). Judged when the
-    contract is laid down; later lay-offs may close the gap."""
-    failed_meld_penalty: int = 0
-    """R16: points for abandoning a begun lay-down (0: the engine only lets a player begin a
-    lay-down that can be completed)."""
-    set_min_naturals: int = 2
-    """R18: natural cards a set needs."""
-    run_joker_check: RunJokerCheck = "always"
-    """R19: "always": every 4 consecutive cards of a run hold at most one wild card, checked
-    whenever a run is laid or extended; "initial": checked only when the run is first laid."""
-    joker_swap: JokerSwap = "going_down_turn"
-    """R20: when a joker in a run may be exchanged for the card it stands for."""
-    swap_must_play: bool = True
-    """R20: a swapped joker must be played the same turn; off, it may be kept in hand (the swap
-    is then final: no Unswap)."""
+    ace_high: bool = _option(
+        True, "R3", "an ace may end a run high (Q-K-A); it is always allowed low. Runs never wrap."
+    )
+    set_min: int = _option(3, "R11", "fewest cards in a set.", low=2)
+    set_max: int | None = _option(None, "R11", "most cards in a set (none: no limit).", low=2, none="no limit")
+    set_distinct_suits: SetDistinctSuits = _option(
+        False,
+        "R11",
+        'no two natural cards of one suit in a set; "laydown": only among the cards laid at going '
+        "down (later lay-offs may repeat a suit).",
+    )
+    sets_distinct_ranks: bool = _option(False, "R11", "the sets of one contract must be of different ranks.")
+    run_min: int = _option(
+        4, "R12", "fewest cards in a run.", low=2, say=lambda v: f"A run is {v} or more consecutive cards of one suit."
+    )
+    runs_distinct_suits: bool = _option(False, "R13", "the runs of one contract must be of different suits.")
+    runs_same_suit_gap: int | None = _option(
+        None,
+        "R13",
+        "two runs of one suit in a player's contract must have at least this many ranks between them "
+        "(0: they may not overlap but may touch; none: off). Judged when the contract is laid down; later "
+        "lay-offs may close the gap.",
+        low=0,
+        high=12,
+        none="off",
+        variant=True,
+    )
+    failed_meld_penalty: int = _option(
+        0,
+        "R16",
+        "points for abandoning a begun lay-down (0: the engine only lets a player begin a lay-down that "
+        "can be completed).",
+        low=0,
+        say=lambda v: (
+            f"Abandoning a begun lay-down costs {v} points."
+            if v
+            else "A lay-down that cannot be completed is refused (no penalty)."
+        ),
+    )
+    set_min_naturals: int = _option(
+        2,
+        "R18",
+        "natural cards a set needs.",
+        low=0,
+        upto="set_min",
+        say=lambda v: f"A set needs at least {v} natural cards.",
+    )
+    run_joker_check: RunJokerCheck = _option(
+        "always",
+        "R19",
+        '"always": every 4 consecutive cards of a run hold at most one wild card, checked whenever '
+        'a run is laid or extended; "initial": checked only when the run is first laid.',
+    )
+    joker_swap: JokerSwap = _option(
+        "going_down_turn", "R20", "when a joker in a run may be exchanged for the card it stands for."
+    )
+    swap_must_play: bool = _option(
+        True,
+        "R20",
+        "a swapped joker must be played the same turn; off, it may be kept in hand (the swap is then "
+        "final: no Unswap).",
+        variant=True,
+    )
+    swap_own_run: bool = _option(
+        False,
+        "R20",
+        "a player may also swap a joker out of a run they laid themselves (Moonridge's Liverpool); off, "
+        "only out of another player's run.",
+        variant=True,
+    )
     # A turn (R22-R26, R42, R43)
-    pile_draw: bool = False
-    """R22: a player may take several cards from inside the discard pile, melding the deepest."""
-    down_may_take_discard: bool = True
-    """R22: a player who is down may draw from the discard pile; off: they draw from the stock only."""
-    discard_lock: bool = True
-    """R26: a card just taken alone from the discard pile may not be discarded that turn."""
-    exact_melds: bool = False
-    """R42: melds laid at going down must have exactly the minimum length."""
-    layoff_same_turn: bool = True
-    """R43: a player may lay off in the turn they go down."""
+    pile_draw: bool = _option(
+        False, "R22 R26", "a player may take several cards from inside the discard pile, melding the deepest."
+    )
+    down_may_take_discard: bool = _option(
+        True,
+        "R22",
+        "a player who is down may draw from the discard pile; off: they draw from the stock only.",
+        variant=True,
+    )
+    discard_lock: bool = _option(
+        True,
+        "R26",
+        "a card just taken alone from the discard pile may not be discarded that turn.",
+        say=lambda v: (
+            "A card just taken alone from the top of the discard pile may not be discarded that turn: " + _yes(v) + "."
+        ),
+    )
+    exact_melds: bool = _option(
+        False,
+        "R42",
+        "melds laid at going down must have exactly the minimum length.",
+        say=lambda v: (
+            "Melds laid at going down: " + ("exactly the minimum length." if v else "may be longer than the minimum.")
+        ),
+    )
+    layoff_same_turn: bool = _option(
+        True,
+        "R43 R24",
+        "a player may lay off in the turn they go down.",
+        say=lambda v: "Lay off in the turn you go down: " + ("allowed." if v else "not until the next turn."),
+    )
     # Buying (R27-R31, R44, R47)
-    buying: bool = True
-    """R27: other players may buy a discard the next player does not take."""
-    buy_penalty: int = 1
-    """R28, R47: penalty cards from the stock per buy."""
-    buy_precedence: BuyPrecedence = "nearest"
-    """R29: "nearest" clockwise to the player about to draw, or "first" to ask."""
-    buy_limit: int | None = None
-    """R31, R47: buys per player per deal (None: unlimited)."""
-    down_may_buy: bool = True
-    """R44: players who are down may buy."""
-    buy_window: BuyWindow = "until_draw"
-    """R30: "until_draw": a buy may be asked until the next player draws (from the stock: the
-    requests are then resolved); "until_discard": also after that player's stock draw, until
-    they discard (those requests are resolved when the turn ends)."""
+    buying: bool = _option(
+        True,
+        "R27",
+        "other players may buy a discard the next player does not take.",
+        say=lambda v: f"Buying a discard the next player does not take: {_yes(v)}.",
+    )
+    buy_penalty: int = _option(
+        1,
+        "R28 R47",
+        "penalty cards from the stock per buy.",
+        low=0,
+        say=lambda v: f"A buy costs {v} penalty card(s) from the stock.",
+    )
+    buy_precedence: BuyPrecedence = _option(
+        "nearest",
+        "R29",
+        '"nearest" clockwise to the player about to draw, or "first" to ask.',
+        say=lambda v: (
+            "Several buyers: "
+            + (
+                "the nearest clockwise to the player about to draw wins."
+                if v == "nearest"
+                else "the first to ask wins."
+            )
+        ),
+    )
+    buy_limit: int | None = _option(
+        None,
+        "R31 R47",
+        "buys per player per deal (none: unlimited).",
+        low=0,
+        none="unlimited",
+        say=lambda v: "Buys per player per deal: " + ("unlimited." if v is None else f"{v}."),
+    )
+    down_may_buy: bool = _option(
+        True, "R44", "players who are down may buy.", say=lambda v: f"Players who are down may buy: {_yes(v)}."
+    )
+    buy_window: BuyWindow = _option(
+        "until_draw",
+        "R30",
+        '"until_draw": a buy may be asked until the next player draws (from the stock: the '
+        'requests are then resolved); "until_discard": also after that player\'s stock draw, until they discard '
+        "(those requests are resolved when the turn ends).",
+        variant=True,
+        say=lambda v: (
+            "The buy window ends when the next player draws from the stock."
+            if v == "until_draw"
+            else "The buy window stays open after the next player draws from the stock, until they discard"
+            " (buys asked then are settled when their turn ends)."
+        ),
+    )
     # Discarding a playable card (R32-R36)
-    playable_discard: PlayableDiscard = "call"
-    """R32-R36: a down player's discard that fits a meld: "call" (R33, any other player calls,
-    the offender takes it back plus a penalty card), "liverpool" (R34, down players call, the
-    caller takes it and discards), "strict" (R36, refused), "off" (allowed)."""
-    playable_discard_penalty: int = 1
-    """R33: penalty cards the offender draws when called."""
-    liverpool_resume: LiverpoolResume = "in_turn"
-    """R34: after a Liverpool call and the caller's discard, "in_turn" (seed 000: rotation resumes
-    where the call interrupted it, with the player who was about to draw; nobody loses a turn) or
-    "after_caller" (play resumes with the player after the caller; the players between the
-    discarder and the caller lose their turn)."""
+    playable_discard: PlayableDiscard = _option(
+        "call",
+        "R32 R33 R34 R36",
+        'a down player\'s discard that fits a meld: "call" (R33, any other player calls, '
+        'the offender takes it back plus a penalty card), "liverpool" (R34, down players call, the caller takes it '
+        'and discards), "strict" (R36, refused), "off" (allowed).',
+        say=lambda v: "A down player must not discard a card that fits a meld on the table: " + _yes(v != "off") + ".",
+    )
+    playable_discard_penalty: int = _option(1, "R33", "penalty cards the offender draws when called.", low=0)
+    liverpool_resume: LiverpoolResume = _option(
+        "in_turn",
+        "R34",
+        'after a Liverpool call and the caller\'s discard, "in_turn" (seed 000: rotation resumes '
+        "where the call interrupted it, with the player who was about to draw; nobody loses a turn) or "
+        '"after_caller" (play resumes with the player after the caller; the players between the discarder and '
+        "the caller lose their turn).",
+    )
     # Going out and scoring (R37-R41, R45, R49)
-    floating: Floating = True
-    """R38: a player who lays off every card floats; off (False): melding every card goes out;
-    "refuse": a player may not meld or lay off their last card (a discard must remain to go out;
-    whole-hand deals, R15, excepted)."""
-    knock: bool = True
-    """R39: announce a player with one card left."""
-    rank_points: tuple[int, ...] = LIVERPOOL_RANK_POINTS
-    """R40, R49: points of a card left in hand, ace to king."""
-    joker_points: int = 15
-    """R40, R49: points of a joker left in hand."""
-    stock_rebuilds: int | None = 3
-    """R9, R45: times the stock is rebuilt in a deal; the next time it runs out the deal ends
-    with everyone scoring their hand (None: unlimited)."""
-    turn_limit: int | None = 500
-    progression: Progression = "table"
-    """R41, R48 (issue 16): "table", everyone plays the deal's contract and the game has one deal
-    per contract; "player", each player plays the contract of their own level, moves to the next
-    level after a deal in which they went down, and the game ends after the deal in which someone
-    completes the last level (at the latest after ``PLAYER_DEALS_PER_LEVEL`` deals per level); the
-    most levels completed wins, then the lowest total."""
-    """R45: turns after which a deal with no one out ends as a stalemate (None: no limit)."""
+    floating: Floating = _option(
+        True,
+        "R38 R25 R37",
+        "a player who lays off every card floats; off (false): melding every card goes out; "
+        '"refuse": a player may not meld or lay off their last card (a discard must remain to go out; whole-hand '
+        "deals, R15, excepted).",
+    )
+    knock: bool = _option(
+        True,
+        "R39",
+        "announce a player with one card left.",
+        say=lambda v: f"A player with one card left is announced: {_yes(v)}.",
+    )
+    rank_points: tuple[int, ...] = _option(
+        LIVERPOOL_RANK_POINTS, "R40 R49", "points of a card left in hand, ace to king."
+    )
+    joker_points: int = _option(15, "R40 R49", "points of a joker left in hand.", low=0)
+    stock_rebuilds: int | None = _option(
+        3,
+        "R45 R9",
+        "times the stock is rebuilt in a deal; the next time it runs out the deal ends with everyone "
+        "scoring their hand (none: unlimited).",
+        low=0,
+        none="unlimited",
+    )
+    stock_out_ends_deal: bool = _option(
+        False,
+        "R45 R9",
+        "the deal ends at once, everyone scoring their hand, when a turn ends with the stock empty and no "
+        "rebuild left (May I); off, the next player may still take the top discard and the deal ends when a "
+        "card must come from the empty stock.",
+        variant=True,
+    )
+    turn_limit: int | None = _option(
+        500,
+        "R45",
+        "turns after which a deal with no one out ends as a stalemate (none: no limit).",
+        low=1,
+        none="no limit",
+    )
+    progression: Progression = _option(
+        "table",
+        "R41 R48",
+        '"table": everyone plays the deal\'s contract and the game has one deal per contract; '
+        '"player": each player plays the contract of their own level, moves to the next level after a deal in '
+        "which they went down, and the game ends after the deal in which someone completes the last level (at the "
+        "latest after PLAYER_DEALS_PER_LEVEL deals per level); the most levels completed wins, then the lowest "
+        "total.",
+        variant=True,
+    )
     # Scoring hooks (R49): points added to a player's deal score; negative numbers lower it
-    going_out_bonus: int = 0
-    """R49: added to the deal score of the player who goes out (e.g. -10)."""
-    going_out_bonus_if_alone: int = 0
-    """R49: added (besides ``going_out_bonus``) to the player who goes out when nobody else is down."""
-    first_down_bonus: int = 0
-    """R49: added to the deal score of the first player down in the deal."""
-    joker_in_meld_points: int = 0
-    """R49: added to a player's deal score per wild card in the melds they own at the deal's end."""
-    # ---- Meld variants (issue 16): which melds are legal. Read through melds.py; validated by
-    # _validate_meld_variants, derived values set by _derive_meld_variants.
-    run_wild_limit: RunWildLimit = "spacing"
-    """R19: wild cards in a run: "spacing" (at most one in any 4 consecutive cards), "ratio" (never
-    more wild than natural cards), "half" (at most half the run's cards, rounded down), "none" (any
-    number). Judged when a run is laid and, as ``run_joker_check`` says, when a card is laid off."""
-    set_wild_limit: SetWildLimit = "none"
-    """R18: wild cards in a set: "none" (only ``set_min_naturals`` applies) or "ratio" (never more
-    wild than natural cards; at lay-offs as ``run_joker_check`` says)."""
-    run_min_naturals: int = 1
-    """R17, R19: natural cards a run needs; 0: a run may be all wild cards, declaring what it stands for."""
-    wild_rank_place: WildRankPlace = "wild"
-    """R46, R3: with ``wild_rank``: "wild" (a wild card may stand in the wild rank's own place in a
-    run) or "none" (the wild rank has no place in runs: with deuces wild runs go 3 to ace)."""
-    wild_rank_natural_sets: bool = False
-    """R46, R18: with ``wild_rank``: cards of the wild rank may form a set of their own rank (as
-    natural cards); off, three deuces are three wild cards and no set."""
-    ace: Ace | None = None
-    """R3: "low", "high", "either" (low or high, never both in one run) or "both" (A-2-...-K-A in
-    one run); None: ``ace_high`` decides (True: "either", False: "low")."""
-    wrap_around: bool = False
-    """R3: runs may turn the corner (K-A-2-3); needs the ace "either" or "both"."""
+    going_out_bonus: int = _option(
+        0, "R49", "added to the deal score of the player who goes out (e.g. -10).", variant=True
+    )
+    going_out_bonus_if_alone: int = _option(
+        0,
+        "R49",
+        "added (besides going_out_bonus) to the player who goes out when nobody else is down.",
+        variant=True,
+    )
+    first_down_bonus: int = _option(
+        0, "R49", "added to the deal score of the first player down in the deal.", variant=True
+    )
+    joker_in_meld_points: int = _option(
+        0,
+        "R49",
+        "added to a player's deal score per wild card in the melds they own at the deal's end.",
+        variant=True,
+    )
+    # ---- Meld variants (issue 16): which melds are legal. Read through melds.py; limits between
+    # options checked by _validate, derived values set by _derive_meld_variants.
+    run_wild_limit: RunWildLimit = _option(
+        "spacing",
+        "R19",
+        'wild cards in a run: "spacing" (at most one in any 4 consecutive cards), "ratio" (never '
+        'more wild than natural cards), "half" (at most half the run\'s cards, rounded down), "none" (any number). '
+        "Judged when a run is laid and, as run_joker_check says, when a card is laid off.",
+        variant=True,
+    )
+    set_wild_limit: SetWildLimit = _option(
+        "none",
+        "R18",
+        'wild cards in a set: "none" (only set_min_naturals applies) or "ratio" (never more wild '
+        "than natural cards; at lay-offs as run_joker_check says).",
+        variant=True,
+    )
+    run_min_naturals: int = _option(
+        1,
+        "R17 R19",
+        "natural cards a run needs; 0: a run may be all wild cards, declaring what it stands for.",
+        low=0,
+        upto="run_min",
+        variant=True,
+    )
+    wild_rank_place: WildRankPlace = _option(
+        "wild",
+        "R46 R3",
+        'with wild_rank: "wild" (a wild card may stand in the wild rank\'s own place in a run) or '
+        '"none" (the wild rank has no place in runs: with deuces wild runs go 3 to ace).',
+        variant=True,
+    )
+    wild_rank_natural_sets: bool = _option(
+        False,
+        "R46 R18",
+        "with wild_rank: cards of the wild rank may form a set of their own rank (as natural "
+        "cards); off, three deuces are three wild cards and no set.",
+        variant=True,
+    )
+    ace: Ace | None = _option(
+        None,
+        "R3",
+        '"low", "high", "either" (low or high, never both in one run) or "both" (A-2-...-K-A in one '
+        'run); none: ace_high decides (true: "either", false: "low").',
+        none="ace_high decides",
+        variant=True,
+    )
+    wrap_around: bool = _option(
+        False, "R3", 'runs may turn the corner (K-A-2-3); needs the ace "either" or "both".', variant=True
+    )
 
     # Derived once per rule set (set in __post_init__), read on hot paths as plain instance
     # attributes (no class attribute of the same name, which would stop attribute specialisation).
@@ -478,29 +813,28 @@ class RuleSet:
 
         >>> RuleSet().with_options(run_min="3", buy_limit="none").buy_limit is None
         True
+        >>> RuleSet().with_options(buy_limit="lots")
+        Traceback (most recent call last):
+        ...
+        ValueError: option buy_limit: cannot read 'lots': a whole number of at least 0, or none (unlimited)
         """
-        known = {f.name: f for f in dataclasses.fields(self)}
         changes = {}
         for name, value in options.items():
-            if name not in known:
-                raise ValueError(f"unknown option {name!r}; options are: {', '.join(known)}")
-            changes[name] = _coerce(name, known[name].type, value) if isinstance(value, str) else value
+            if name not in OPTIONS:
+                raise ValueError(f"unknown option {name!r}; options are: {', '.join(OPTIONS)}")
+            changes[name] = _coerce(OPTIONS[name], value) if isinstance(value, str) else value
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON-compatible values. The options added for house-rule variants
-        (``VARIANT_OPTIONS``) are left out while at their default, so that tables, records and
+        (``Option.variant``) are left out while at their default, so that tables, records and
         views of games that do not use them read exactly as before they existed."""
         out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.name in VARIANT_OPTIONS and value == f.default:
+        for name, option in OPTIONS.items():
+            value = getattr(self, name)
+            if option.variant and value == option.default:
                 continue
-            if f.name == "schedule":
-                value = ",".join(map(str, value))
-            elif isinstance(value, tuple):
-                value = [list(v) if isinstance(v, tuple) else v for v in value]
-            out[f.name] = value
+            out[name] = _json_value(name, value)
         return out
 
     @classmethod
@@ -543,8 +877,15 @@ class RuleSet:
             raise ValueError(
                 f"{players} players with {self.packs_for(players)} pack(s) of "
                 f"{52 + self.jokers_per_pack} cards leave {left} card(s) in the stock after "
-                f"dealing {most}; raise option packs (or pack_schedule)"
+                f"dealing {most}; raise option packs to {self.packs_needed(players)} (or pack_schedule)"
             )
+
+    def packs_needed(self, players: int) -> int:
+        """R1: the fewest packs that deal ``players`` the largest hand of the schedule and the upcard
+        and leave at least one stock card per player (what :meth:`check_table` asks)."""
+        most = max(c.cards for c in self.schedule)
+        cards = players * most + (1 if self.upcard else 0) + players
+        return -(-cards // (52 + self.jokers_per_pack))
 
     def points(self, rank: int) -> int:
         """R40, R49: points of a card of ``rank`` (0 = joker) left in hand."""
@@ -565,91 +906,51 @@ class RuleSet:
         return _describe(self, players)
 
 
-def _coerce(name: str, kind: Any, text: str) -> Any:
-    kind = str(kind)
+def _coerce(option: Option, text: str) -> Any:
+    """An option's value as typed (``--set option=value``, the lobby's form); ValueError says
+    what the option allows."""
     low = text.strip().lower()
     try:
-        if name == "schedule":
+        if option.name == "schedule":
             return parse_schedule(text)
-        if name == "pack_schedule":
+        if option.name == "pack_schedule":
             pairs = []
             for part in text.split(","):
                 most, packs = part.split(":")
                 pairs.append((int(most), int(packs)))
             return tuple(pairs)
-        if name == "rank_points":
+        if option.name == "rank_points":
             return tuple(int(v) for v in text.replace(" ", "").split(","))
-        if name in _MELD_CHOICES:
-            return None if name == "ace" and low in ("none", "null", "") else low
-        if name in _WORD_VALUES and low == _WORD_VALUES[name]:
-            return low
-        if "None" in kind and low in ("none", "null", "off", "unlimited", ""):
+        if option.none is not None and low in ("none", "null", "off", "unlimited", ""):
             return None
-        if kind.startswith("bool") or name in _WORD_VALUES:
+        if option.kind == "bool" or (option.choices is not None and True in option.choices):
             if low in ("1", "true", "yes", "on"):
                 return True
             if low in ("0", "false", "no", "off"):
                 return False
-            raise ValueError(text)
-        if kind.startswith("int"):
+            if option.choices is None:
+                raise ValueError(text)
+        if option.choices is not None:
+            return low  # a word the choices do not hold is refused by name (Option.problem)
+        if option.kind.startswith("int"):
             return int(text)
-        if "Literal" in kind or kind in (
-            "JokerSwap",
-            "PlayableDiscard",
-            "LiverpoolResume",
-            "BuyPrecedence",
-            "RunJokerCheck",
-            "BuyWindow",
-            "Progression",
-        ):
-            return low
     except ValueError:
-        raise ValueError(f"option {name}: cannot read {text!r} as {kind}") from None
+        raise ValueError(f"option {option.name}: cannot read {text!r}: {option.allowed()}") from None
     return text
 
 
-_WORD_VALUES: Final = {"floating": "refuse", "set_distinct_suits": "laydown"}
-"""Options that are true, false or one word (issue 16)."""
-
-_CHOICES: Final = {
-    "joker_swap": get_args(JokerSwap),
-    "playable_discard": get_args(PlayableDiscard),
-    "liverpool_resume": get_args(LiverpoolResume),
-    "buy_precedence": get_args(BuyPrecedence),
-    "run_joker_check": get_args(RunJokerCheck),
-    "buy_window": get_args(BuyWindow),
-    "progression": get_args(Progression),
-}
-
-
 def _validate(r: RuleSet) -> None:
-    _validate_meld_variants(r)
+    """Each option's own limits (``Option.problem``), then the limits between options; a refusal
+    names the option."""
 
     def need(ok: bool, option: str, message: str) -> None:
         if not ok:
             raise ValueError(f"{option} {message}")
 
-    for f in dataclasses.fields(r):
-        value = getattr(r, f.name)
-        kind = str(f.type)
-        if kind.startswith("bool"):
-            need(isinstance(value, bool), f.name, f"must be true or false, got {value!r}")
-        elif kind.startswith("int"):
-            need(
-                (isinstance(value, int) and not isinstance(value, bool)) or (value is None and "None" in kind),
-                f.name,
-                f"must be a whole number{' or None' if 'None' in kind else ''}, got {value!r}",
-            )
-    for name, word in _WORD_VALUES.items():
-        value = getattr(r, name)
-        need(value is True or value is False or value == word, name, f"must be true, false or {word}, got {value!r}")
-    for option, choices in _CHOICES.items():
-        value = getattr(r, option)
-        need(value in choices, option, f"must be one of {', '.join(choices)}, got {value!r}")
-    need(r.min_players >= 2, "min_players", f"must be at least 2, got {r.min_players}")
+    for name, option in OPTIONS.items():
+        problem = option.problem(getattr(r, name))
+        need(problem is None, name, problem or "")
     need(r.max_players >= r.min_players, "max_players", f"must be at least min_players, got {r.max_players}")
-    need(r.max_players <= 12, "max_players", f"must be at most 12, got {r.max_players}")
-    need(r.packs is None or 1 <= r.packs <= 8, "packs", f"must be 1-8 or None, got {r.packs}")
     need(len(r.pack_schedule) > 0, "pack_schedule", "must name at least one (players, packs) pair")
     last = 0
     for pair in r.pack_schedule:
@@ -660,53 +961,32 @@ def _validate(r: RuleSet) -> None:
         )
         need(pair[0] > last and 1 <= pair[1] <= 8, "pack_schedule", f"pairs must rise, packs 1-8, got {pair!r}")
         last = pair[0]
-    need(0 <= r.jokers_per_pack <= 8, "jokers_per_pack", f"must be 0-8, got {r.jokers_per_pack}")
-    need(r.wild_rank is None or 1 <= r.wild_rank <= 13, "wild_rank", f"must be 1-13 or None, got {r.wild_rank}")
     need(
         not r.dead_discarded_wild or r.wild_rank == 2,
         "dead_discarded_wild",
         f"needs deuces wild (wild_rank 2), got wild_rank {r.wild_rank}",
     )
-    need(r.cut_bonus >= 0, "cut_bonus", f"must be 0 (off) or the points taken off, got {r.cut_bonus}")
     need(
         isinstance(r.schedule, tuple) and len(r.schedule) > 0 and all(isinstance(c, Contract) for c in r.schedule),
         "schedule",
         "must be a non-empty tuple of Contract",
     )
-    need(r.set_min >= 2, "set_min", f"must be at least 2, got {r.set_min}")
     need(r.set_max is None or r.set_max >= r.set_min, "set_max", f"must be None or at least set_min, got {r.set_max}")
     need(
         not (r.set_distinct_suits and r.set_min > 4),
         "set_distinct_suits",
         "cannot hold with set_min above 4 (there are four suits)",
     )
-    need(r.run_min >= 2, "run_min", f"must be at least 2, got {r.run_min}")
     need(r.run_min <= (14 if r.ace_high else 13), "run_min", f"is longer than any run, got {r.run_min}")
-    need(r.failed_meld_penalty >= 0, "failed_meld_penalty", f"must be 0 or more, got {r.failed_meld_penalty}")
+    for name, option in OPTIONS.items():
+        if option.upto is not None:
+            value = getattr(r, name)
+            need(value <= getattr(r, option.upto), name, f"must be {option.low} to {option.upto}, got {value!r}")
     need(
-        0 <= r.set_min_naturals <= r.set_min,
-        "set_min_naturals",
-        f"must be 0 to set_min, got {r.set_min_naturals}",
-    )
-    need(r.buy_penalty >= 0, "buy_penalty", f"must be 0 or more, got {r.buy_penalty}")
-    need(r.buy_limit is None or r.buy_limit >= 0, "buy_limit", f"must be None or 0 or more, got {r.buy_limit}")
-    need(r.playable_discard_penalty >= 0, "playable_discard_penalty", "must be 0 or more")
-    need(
-        len(r.rank_points) == 13 and all(isinstance(v, int) and v >= 0 for v in r.rank_points),
+        len(r.rank_points) == 13 and all(type(v) is int and v >= 0 for v in r.rank_points),
         "rank_points",
         f"must be 13 whole numbers (ace to king), got {r.rank_points!r}",
     )
-    need(r.joker_points >= 0, "joker_points", f"must be 0 or more, got {r.joker_points}")
-    need(r.stock_rebuilds is None or r.stock_rebuilds >= 0, "stock_rebuilds", "must be None or 0 or more")
-    need(r.turn_limit is None or r.turn_limit >= 1, "turn_limit", "must be None or at least 1")
-    need(
-        r.runs_same_suit_gap is None or 0 <= r.runs_same_suit_gap <= 12,
-        "runs_same_suit_gap",
-        f"must be None (off) or 0-12 ranks, got {r.runs_same_suit_gap}",
-    )
-    for name in ("going_out_bonus", "going_out_bonus_if_alone", "first_down_bonus", "joker_in_meld_points"):
-        value = getattr(r, name)
-        need(type(value) is int, name, f"must be a whole number of points (negative lowers the score), got {value!r}")
     top = 14 if r.ace_high else 13
     for i, contract in enumerate(r.schedule, 1):
         # R48: lengths in brackets (issue 16)
@@ -724,34 +1004,17 @@ def _validate(r: RuleSet) -> None:
             need(contract.runs <= 4, "runs_distinct_suits", f"cannot hold for {contract.runs} runs")
         if contract.sets > 1 and r.sets_distinct_ranks:
             need(contract.sets <= 13, "sets_distinct_ranks", f"cannot hold for {contract.sets} sets")
+    _validate_meld_variants(r)
 
 
 # ---------------------------------------------------------------------- meld variants (issue 16)
-_MELD_CHOICES: Final[dict[str, tuple[Any, ...]]] = {
-    "run_wild_limit": get_args(RunWildLimit),
-    "set_wild_limit": get_args(SetWildLimit),
-    "wild_rank_place": get_args(WildRankPlace),
-    "ace": (*get_args(Ace), None),
-}
-"""The one-word meld variants and their values (None: ``ace`` left to ``ace_high``)."""
-
-
 def _validate_meld_variants(r: RuleSet) -> None:
-    """R3, R17-R19, R46: the meld variants, each refused with a message naming the option."""
+    """R3, R17-R19, R46: the limits between the meld variants, each refused naming the option."""
 
     def need(ok: bool, option: str, message: str) -> None:
         if not ok:
             raise ValueError(f"{option} {message}")
 
-    for option, choices in _MELD_CHOICES.items():
-        value = getattr(r, option)
-        words = ", ".join(str(c) for c in choices if c is not None)
-        need(value in choices, option, f"must be one of {words}{' or None' if None in choices else ''}, got {value!r}")
-    need(
-        type(r.run_min_naturals) is int and 0 <= r.run_min_naturals <= r.run_min,
-        "run_min_naturals",
-        f"must be 0 to run_min, got {r.run_min_naturals!r}",
-    )
     ace = r.ace if r.ace is not None else ("either" if r.ace_high else "low")
     need(
         not r.wrap_around or ace in ("either", "both"),
@@ -850,6 +1113,90 @@ def _meld_variant_words(r: RuleSet) -> dict[str, str]:
         if parts:
             out["R46"] = "; ".join(parts)
     return out
+
+
+_LITERALS: Final[dict[str, Any]] = {
+    "JokerSwap": JokerSwap,
+    "PlayableDiscard": PlayableDiscard,
+    "LiverpoolResume": LiverpoolResume,
+    "BuyPrecedence": BuyPrecedence,
+    "RunJokerCheck": RunJokerCheck,
+    "Floating": Floating,
+    "SetDistinctSuits": SetDistinctSuits,
+    "BuyWindow": BuyWindow,
+    "RunWildLimit": RunWildLimit,
+    "SetWildLimit": SetWildLimit,
+    "WildRankPlace": WildRankPlace,
+    "Ace": Ace,
+    "Progression": Progression,
+}
+
+
+def _declared() -> dict[str, Option]:
+    """Each field's :class:`Option`, completed from the field (name, annotation, choices, default)."""
+    out = {}
+    for f in dataclasses.fields(RuleSet):
+        kind = str(f.type)
+        alias = _LITERALS.get(kind.removesuffix(" | None"))
+        out[f.name] = dataclasses.replace(
+            f.metadata["option"],
+            name=f.name,
+            kind=kind,
+            choices=None if alias is None else get_args(alias),
+            default=f.default,
+        )
+    return out
+
+
+OPTIONS: Final = _declared()
+"""Every option's declaration, by name, in the order of the fields."""
+VARIANT_OPTIONS: Final = frozenset(name for name, option in OPTIONS.items() if option.variant)
+"""Options of issue 16 on (house-rule variants): omitted from :meth:`RuleSet.to_dict` at their default."""
+
+
+def options_json() -> dict[str, Any]:
+    """Every option's declaration and the presets, as JSON (the server's ``GET /api/options``)."""
+    return {"presets": list(PRESETS), "options": [option.to_json() for option in OPTIONS.values()]}
+
+
+def option_cell(rule: str) -> str:
+    """The option column of ``rule``'s row in ``docs/rules.md`` (a test keeps the two equal): each
+    option carrying the rule with each preset's default as ``--set`` takes it (one value: every
+    preset's); an option whose main rule is another names that rule instead.
+
+    >>> option_cell("R12")
+    '`run_min` = 4 / 3 / 4 / 4'
+    >>> option_cell("R8")
+    'none'
+    """
+    parts = []
+    for name, option in OPTIONS.items():
+        if rule not in option.rules:
+            continue
+        if option.rules[0] != rule:
+            parts.append(f"`{name}` (see {option.rules[0]})")
+            continue
+        values = [option.typed(value) for value in option.defaults().values()]
+        shown = values[0] + " (every preset)" if len(set(values)) == 1 else " / ".join(values)
+        parts.append(f"`{name}` = {shown}")
+    return "; ".join(parts) or "none"
+
+
+def option_fields(preset: str) -> list[dict[str, Any]]:
+    """The options of ``preset`` for a form: name, value (the preset's), type, choices, rule, help
+    (the server's ``GET /api/presets``)."""
+    rules = RuleSet.preset(preset)
+    return [
+        {
+            "name": name,
+            "value": _json_value(name, getattr(rules, name)),
+            "type": option.form_type(),
+            "choices": None if option.choices is None else list(option.choices),
+            "rule": option.rules[0],
+            "help": option.help,
+        }
+        for name, option in OPTIONS.items()
+    ]
 
 
 PRESETS: Final[dict[str, RuleSet]] = {}
@@ -966,28 +1313,46 @@ def _packs_words(r: RuleSet) -> str:
     players``: the pack schedule read within ``min_players``-``max_players``."""
     if r.packs:
         return _count(r.packs, "pack")
-    parts: list[str] = []
+    spans: list[tuple[int, int, int]] = []  # (packs, fewest players, most players)
     low = r.min_players
-    for most, k in r.pack_schedule:
-        high = min(most, r.max_players)
+    for i, (most, k) in enumerate(r.pack_schedule):
+        # the last pair's packs serve every larger table too (RuleSet.packs_for)
+        high = r.max_players if i == len(r.pack_schedule) - 1 else min(most, r.max_players)
         if high < low:
             continue
-        seats = _count(low, "player") if low == high else f"{low}-{high} players"
-        parts.append(f"{_count(k, 'pack')} for {seats}")
+        if spans and spans[-1][0] == k:  # equal packs for two spans of tables: one span
+            low = spans.pop()[1]
+        spans.append((k, low, high))
         low = high + 1
         if low > r.max_players:
             break
-    return ", ".join(parts)
+    return ", ".join(
+        f"{_count(k, 'pack')} for {_count(a, 'player') if a == b else f'{a}-{b} players'}" for k, a, b in spans
+    )
 
 
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "no"
+_FIXED_RULES: Final = (
+    ("R8", "The player left of the dealer plays first; play goes clockwise; the deal passes left."),
+    ("R9", "When the stock runs out the discard pile, less its top card, is shuffled into a new stock."),
+    ("R14", "The contract goes down all at once, in one turn, once per deal."),
+    ("R21", "A joker in a set is dead: it can never be taken back."),
+    ("R23", "Lay down the contract when you can (R14)."),
+    ("R24", "Once down, lay off cards on any player's melds."),
+    ("R35", "The rule does not apply to the discard that goes out."),
+    ("R37", "A player goes out by discarding their last card (whole-hand deals: by melding the whole hand)."),
+)
+"""The rules text of the rules no option changes."""
 
 
 def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
+    """The rules text: the fixed rules, each option's own sentence (``Option.say``) and below the
+    sentences that read several options."""
     n = players
     packs = _count(r.packs_for(n), "pack") if n is not None else _packs_words(r)
+    said = [(option.rules[0], option.say(getattr(r, name))) for name, option in OPTIONS.items() if option.say]
     lines: list[tuple[str, str]] = [
+        *_FIXED_RULES,
+        *said,
         ("R1", f"Cards: packs of 52 with {_count(r.jokers_per_pack, 'joker')} each, shuffled together: {packs}."),
         ("R2", f"Players: {r.min_players} to {r.max_players}."),
         (
@@ -996,27 +1361,7 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + ("-A: an ace is low or high, never both in one run" if r.ace_high else ": an ace is low only")
             + "; runs never wrap (K-A-2 is illegal).",
         ),
-        (
-            "R4",
-            "The first dealer is chosen by cutting: lowest card deals."
-            if r.cut_for_dealer
-            else "Seat 0 deals first (seats are numbered from 0).",
-        ),
-        (
-            "R5",
-            f"Cut bonus: a cutter who cuts exactly the cards needed for the deal and the upcard scores -{r.cut_bonus}."
-            if r.cut_bonus
-            else "Cut bonus: off.",
-        ),
         ("R6", "Cards dealt per deal: " + ", ".join(str(c.cards) for c in r.schedule) + "."),
-        (
-            "R7",
-            "One card is turned up to start the discard pile."
-            if r.upcard
-            else "No upcard: the discard pile starts empty.",
-        ),
-        ("R8", "The player left of the dealer plays first; play goes clockwise; the deal passes left."),
-        ("R9", "When the stock runs out the discard pile, less its top card, is shuffled into a new stock."),
         (
             "R10",
             "Contracts: "
@@ -1045,7 +1390,6 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             )
             + ".",
         ),
-        ("R12", f"A run is {r.run_min} or more consecutive cards of one suit."),
         (
             "R13",
             f"Runs of one contract must differ in suit: {_yes(r.runs_distinct_suits)}"
@@ -1056,7 +1400,6 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             )
             + ".",
         ),
-        ("R14", "The contract goes down all at once, in one turn, once per deal."),
         (
             "R15",
             "Deals marked whole-hand ("
@@ -1064,18 +1407,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             + "): every card goes down at once, no final discard, melds may be longer.",
         ),
         (
-            "R16",
-            f"Abandoning a begun lay-down costs {r.failed_meld_penalty} points."
-            if r.failed_meld_penalty
-            else "A lay-down that cannot be completed is refused (no penalty).",
-        ),
-        (
             "R17",
             "Jokers"
             + (f" and every {_rank_word(r.wild_rank)}" if r.wild_rank else "")
             + " are wild; in a run a wild card's rank and suit follow from its place.",
         ),
-        ("R18", f"A set needs at least {r.set_min_naturals} natural cards."),
         (
             "R19",
             "Every 4 consecutive cards of a run hold at most one wild card"
@@ -1095,51 +1431,22 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
                 else "; the swapped joker must be played the same turn."
                 if r.swap_must_play
                 else "; the swapped joker may be kept in hand."
+            )
+            + (
+                " A player may swap a joker out of their own run too."
+                if r.swap_own_run and r.joker_swap != "off"
+                else ""
             ),
         ),
-        ("R21", "A joker in a set is dead: it can never be taken back."),
         (
             "R22",
             "Draw the top discard or the top of the stock"
             + ("; or several cards from inside the discard pile, melding the deepest at once" if r.pile_draw else "")
             + ("." if r.down_may_take_discard else "; a player who is down draws from the stock only."),
         ),
-        ("R23", "Lay down the contract when you can (R14)."),
-        ("R24", "Once down, lay off cards on any player's melds."),
         (
             "R25",
             "Discard one card to end the turn" + ("." if r.floating else ", unless every card was melded."),
-        ),
-        (
-            "R26",
-            "A card just taken alone from the top of the discard pile may not be discarded that turn: "
-            + _yes(r.discard_lock)
-            + ".",
-        ),
-        ("R27", f"Buying a discard the next player does not take: {_yes(r.buying)}."),
-        ("R28", f"A buy costs {r.buy_penalty} penalty card(s) from the stock."),
-        (
-            "R29",
-            "Several buyers: "
-            + (
-                "the nearest clockwise to the player about to draw wins."
-                if r.buy_precedence == "nearest"
-                else "the first to ask wins."
-            ),
-        ),
-        (
-            "R30",
-            "The buy window ends when the next player draws from the stock."
-            if r.buy_window == "until_draw"
-            else "The buy window stays open after the next player draws from the stock, until they discard"
-            " (buys asked then are settled when their turn ends).",
-        ),
-        ("R31", "Buys per player per deal: " + ("unlimited." if r.buy_limit is None else f"{r.buy_limit}.")),
-        (
-            "R32",
-            "A down player must not discard a card that fits a meld on the table: "
-            + _yes(r.playable_discard != "off")
-            + ".",
         ),
         (
             "R33",
@@ -1157,13 +1464,11 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             )
             + (" (in effect)." if r.playable_discard == "liverpool" else " (not in effect)."),
         ),
-        ("R35", "The rule does not apply to the discard that goes out."),
         (
             "R36",
             "Strict: such a discard is refused"
             + (" (in effect)." if r.playable_discard == "strict" else " (not in effect)."),
         ),
-        ("R37", "A player goes out by discarding their last card (whole-hand deals: by melding the whole hand)."),
         (
             "R38",
             "No floating: a player may not meld or lay off their last card; a discard must remain to go out"
@@ -1173,7 +1478,6 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             if r.floating
             else "No floating: melding every card goes out.",
         ),
-        ("R39", f"A player with one card left is announced: {_yes(r.knock)}."),
         (
             "R40",
             "Points left in hand: "
@@ -1192,22 +1496,13 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
             "share the win and a place.",
         ),
         (
-            "R42",
-            "Melds laid at going down: "
-            + ("exactly the minimum length." if r.exact_melds else "may be longer than the minimum."),
-        ),
-        (
-            "R43",
-            "Lay off in the turn you go down: " + ("allowed." if r.layoff_same_turn else "not until the next turn."),
-        ),
-        ("R44", "Players who are down may buy: " + _yes(r.down_may_buy) + "."),
-        (
             "R45",
             "A deal with no one out ends, everyone scoring their hand, "
             + (
                 "never for lack of stock"
                 if r.stock_rebuilds is None
                 else f"when the stock runs out after {r.stock_rebuilds} rebuild(s)"
+                + (" (at once, at the end of the turn that empties it)" if r.stock_out_ends_deal else "")
             )
             + ("" if r.turn_limit is None else f", or after {r.turn_limit} turns")
             + ".",
@@ -1248,6 +1543,7 @@ def _describe(r: RuleSet, players: int | None) -> list[tuple[str, str]]:
         ),
         ("R49", "Scoring table: see R40" + _bonus_words(r) + "."),
     ]
+    lines.sort(key=lambda line: int(line[0][1:]))
     variant = _meld_variant_words(r)  # meld variants (issue 16): R3 and R19 replaced, others added to
     if variant:
         replaced = ("R3", "R19")

@@ -24,7 +24,8 @@ from liverpool import (
 )
 from liverpool.cards import SUITS, full_deck
 from liverpool.cli import main
-from liverpool.melds import find_contract, hand_points, is_valid_run, is_valid_set
+from liverpool.melds import hand_points, is_valid_run, is_valid_set
+from liverpool.solver import find_contract
 
 ALL_CARDS = sorted(set(full_deck(1, 1)))
 

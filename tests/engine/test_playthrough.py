@@ -10,7 +10,7 @@ Some steps apply an equal copy of the chosen action (rebuilt from its dict) rath
 object itself, so that both paths through :meth:`Game.apply` are covered.
 
 A digest changes only when behaviour changes. If that is intended (a rule fix), regenerate them
-with ``.venv/bin/python tests/test_playthrough.py`` and paste the printed ``EXPECTED`` dict here.
+with ``.venv/bin/python tests/engine/test_playthrough.py`` and paste the printed ``EXPECTED`` dict here.
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ def test_playthrough_digest(case: tuple[str, str, int, str, str, int]) -> None:
     assert playthrough_digest(preset, players, options, policy, seed) == EXPECTED[name]
 
 
-if __name__ == "__main__":  # regenerate: python tests/test_playthrough.py
+if __name__ == "__main__":  # regenerate: python tests/engine/test_playthrough.py
     print("EXPECTED: dict[str, str] = {")
     for name, *args in CASES:
         digest = playthrough_digest(*args)  # type: ignore[arg-type]

@@ -1,5 +1,5 @@
 """Positions (``game.position()`` / ``Game.from_position``), the view's documented shape
-(``protocol.PlayerView``) and the events contract (``apply`` returns events, ``events_for``)."""
+(``seatview.PlayerView``) and the events contract (``apply`` returns events, ``events_for``)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ from liverpool import (
     parse_action,
 )
 from liverpool.events import EVENT_TYPES
-from liverpool.protocol import PlayerView
 from liverpool.rules import parse_schedule
+from liverpool.seatview import PlayerView
 from rules_helpers import position
 
 OPTIONS: list[dict[str, Any]] = [

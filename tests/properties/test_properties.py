@@ -56,7 +56,7 @@ def check_melds(game: Game) -> None:
     # R11 "laydown": lay-offs may repeat a suit, so a set on the table is judged without the suits
     set_rules = dataclasses.replace(rules, set_distinct_suits=False) if rules.set_distinct_suits == "laydown" else rules
     # issue 16: a run of wild cards declares the card its first place stands for (seen in views)
-    declared = {m["id"]: parse_cards(m["declared"])[0].rank for m in game.view(0)["melds"] if "declared" in m}
+    declared = {m["id"]: parse_cards(m["declared"])[0] for m in game.view(0)["melds"] if "declared" in m}
     for meld in game.melds:
         if meld.kind == "set":
             # a set of wild cards (set_min_naturals 0) has no rank until a natural card joins it

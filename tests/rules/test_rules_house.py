@@ -419,3 +419,26 @@ def test_cli_rules_bad_option_is_a_clear_error_exit_2(
     assert out == ""
     assert err.startswith("liverpool: error:")
     assert fragment in err
+
+
+# ---- stock_out_ends_deal (issue 22): May I's deal ends at once when the stock cannot be refilled
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r45_option_stock_out_ends_the_deal_at_the_discard(preset: str) -> None:
+    """May I (the case its programs play): a discard that leaves no stock and no rebuild ends the
+    deal at once; nobody takes that discard, everyone scores their hand."""
+    game = stock_out(preset, stock_rebuilds=1, rebuilds=1, stock_out_ends_deal=True)
+    apply_all(game, DrawStock(0), Discard(0, Card(2, "H")))
+    (end,) = events_of(game, "deal_end")
+    assert end["out"] is None and "stalemate: the stock ran out" in end["reason"]
+    assert end["points"][0] == sum(RuleSet.preset(preset).points(c.rank) for c in cards("3H KS"))
+    assert game.deal == 2
+    assert "at once" in dict(game.rules.describe())["R45"]
+    assert "at once" not in dict(rules(preset).describe())["R45"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r45_option_stock_out_ends_deal_waits_while_a_rebuild_is_left(preset: str) -> None:
+    game = stock_out(preset, stock_rebuilds=2, rebuilds=1, stock_out_ends_deal=True)
+    apply_all(game, DrawStock(0), Discard(0, Card(2, "H")))
+    assert not events_of(game, "deal_end") and events_of(game, "stock_rebuilt")
+    assert game.deal == 1 and game.phase == DRAW

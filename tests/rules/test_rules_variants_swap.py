@@ -114,3 +114,37 @@ def test_r46_wild_rank_swappable_is_described() -> None:
     assert "swapped out like a joker" in dict(RuleSet(wild_rank=2).describe())["R46"]
     assert RuleSet.from_dict(r.to_dict()) == r
     assert "wild_rank_swappable" not in RuleSet().to_dict()
+
+
+# ---- swap_own_run (issue 22): Moonridge's Liverpool lets a player swap a joker out of their own run
+OWN = [(0, "run", "5H 6H JK 8H"), (0, "set", "QC QD QS"), (1, "set", "3S 3D 3C"), (1, "set", "9S 9D 9C")]
+
+
+def own_run(preset: str, **options: object) -> Game:
+    """Player 0, down since an earlier turn, owns the run 5H 6H JK 8H and holds the 7H."""
+    return build(rules(preset, joker_swap="once_down", **options), ["7H KC", "2C", "2D"], deal=1, melds=OWN)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r20_own_run_swap_refused_by_default(preset: str) -> None:
+    game = own_run(preset)
+    assert not game.rules.swap_own_run
+    assert_refused(game, SWAP, "another player's run", "R20")
+    assert not [a for a in game.legal_actions() if isinstance(a, SwapJoker)]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_r20_option_swap_own_run_allows_it_listed_and_checked_alike(preset: str) -> None:
+    """The Moonridge case: the owner of 5H 6H JK 8H lays the 7H in the joker's place and takes the
+    joker, which must then be played (swap_must_play) or the swap taken back."""
+    game = own_run(preset, swap_own_run=True)
+    assert SWAP in game.legal_actions()
+    play(game, SWAP)
+    assert game.melds[0].cards == tuple(cards("5H 6H 7H 8H"))
+    assert card("JK") in game.hand(0)
+    assert Unswap(0) in game.legal_actions()
+    assert_conserved(game)
+    assert "own run too" in dict(game.rules.describe())["R20"]
+    assert "own run" not in dict(rules(preset).describe())["R20"]
+    off = own_run(preset, swap_own_run=True).rules.with_options(joker_swap="off")
+    assert "own run" not in dict(off.describe())["R20"]

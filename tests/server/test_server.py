@@ -14,6 +14,7 @@ pytest.importorskip("fastapi")
 
 from liverpool.actions import Buy, DrawStock, Meld
 from liverpool.game import DRAW
+from liverpool.rules import options_json
 from server_helpers import (
     WANTED,
     Harness,
@@ -47,6 +48,14 @@ def test_presets_list_every_option_with_its_rule(tmp_path: Path) -> None:
         assert options["joker_swap"]["type"] == "choice" and "off" in options["joker_swap"]["choices"]
         assert options["buy_limit"]["type"] == "int|null"
         assert options["schedule"]["type"] == "str" and "/" in options["schedule"]["value"]
+
+
+def test_options_are_the_engines_declarations(tmp_path: Path) -> None:
+    with running(server_settings(tmp_path)) as (client, _):
+        body = client.get("/api/options").json()
+        assert body == options_json()
+        window = next(o for o in body["options"] if o["name"] == "buy_window")
+        assert window["rules"] == ["R30"] and window["defaults"]["may_i"] == "until_discard"
 
 
 def test_rules_check_describes_or_names_the_bad_option(tmp_path: Path) -> None:

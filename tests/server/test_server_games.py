@@ -16,6 +16,7 @@ from liverpool import Game
 from liverpool.actions import action_from_dict
 from liverpool.bots import get
 from liverpool.driver import play_game
+from liverpool.game.answers import seat_answers
 from server_helpers import (
     WANTED,
     Harness,
@@ -165,6 +166,7 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
             "pause",  # issue 24 (server/pacing.py): public, or this seat's own buy choice
             "auto_buy",
             "turn_deadline",
+            "answers",
         }
         assert msg.get("pause") is None or set(msg["pause"]) == {"waiting", "until"}
         assert msg.get("auto_buy") is None or set(msg["auto_buy"]) == {"action", "why"}
@@ -175,6 +177,7 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
         game = games[msg["version"]]
         whole = normal(game.view(seat))
         public = normal(game.events)
+        assert msg["answers"] == normal(seat_answers(game.view(seat)))  # the engine's, from this seat's view
         if msg["type"] == "hello":
             assert msg["view"] == whole
             assert msg["events"] == public

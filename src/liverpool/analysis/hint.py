@@ -40,6 +40,7 @@ from ..bots.greedy import EventTracker, Snapshot, analyse, related, rules_for_vi
 from ..cards import Card, parse_card
 from ..describe import describe_action
 from ..game import layoff_targets
+from ..game.answers import public_game
 from .evaluate import Budget, Evaluation, evaluate
 
 __all__ = ["Hint", "hint", "reason"]
@@ -221,9 +222,8 @@ class _Facts:
             nxt = self.next_seat()
             if nxt in down:
                 size = self.view["hand_sizes"][nxt]
-                # R22: Game.may_take_discard is the rule's home; for a seat known to be down it is
-                # the option down_may_take_discard (a view holds no Game to ask)
-                take = " and can take it from the pile" if self.rules.down_may_take_discard else ""
+                # R22: the engine's answer for that seat (Game.may_take_discard, asked of the view's game)
+                take = " and can take it from the pile" if public_game(self.view).may_take_discard(nxt) else ""
                 out.append(
                     f"it fits {owners[0]} on the table, and the next player ({self.seat(nxt)}) is down with {size} "
                     f"card{'s' if size != 1 else ''}{take}"

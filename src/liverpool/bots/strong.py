@@ -60,7 +60,8 @@ from ..actions import (
 )
 from ..cards import JOKER, Card, full_deck, parse_card, parse_tokens
 from ..game import DRAW, LIVERPOOL_DISCARD, OVER, PLAY, Game
-from ..rules import RuleSet
+from ..game.answers import called_card_goes_to
+from ..rules import RuleSet, cached_rules
 from ..solver import can_complete, solve
 from . import search
 from .base import Bot
@@ -134,6 +135,7 @@ class KnownCards:
             self._reset()
         parse = parse_card
         wild_rank = view["rules"].get("wild_rank")
+        caller_takes = called_card_goes_to(cached_rules(view["rules"])) == "caller"  # R33, R34: the engine's
         for e in events[self.count :]:
             kind = e["type"]
             if kind == "deal":
@@ -146,7 +148,7 @@ class KnownCards:
                 self.last_discard = None
                 for c in e["cards"]:
                     self._add(e["player"], parse(c))
-            elif kind == "call_penalty" or (kind == "call" and view["rules"].get("playable_discard") == "liverpool"):
+            elif kind == "call_penalty" or (kind == "call" and caller_takes):
                 self._add(e["player"], parse(e["card"]))
             elif kind == "meld":
                 cards = [parse(c) for c in e["cards"]]

@@ -47,7 +47,7 @@ __all__ = [
     "staged_progress",
 ]
 
-# Private parts that tests and ``positions.py`` reach through ``liverpool.game`` (no public API).
+# Private parts that tests reach through ``liverpool.game`` (no public API).
 _Meld = _common._Meld
 _Witness = _common._Witness
 _SEATS = _common._SEATS

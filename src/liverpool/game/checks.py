@@ -100,7 +100,7 @@ class _Checks(_Moves):
                 return "only a run of wild cards declares a natural card it stands for (R17, run_min_naturals 0)"
             if wild_run and declared is None and rules.run_min_naturals == 0:
                 return "a run of wild cards must declare the card its first place stands for (R17)"
-            if not is_valid_run(cards, rules, declared and declared.rank):
+            if not is_valid_run(cards, rules, declared):
                 return f"{format_cards(cards)} is not a valid run in table order (R3, R12, R19)"
             suit = declared.suit if declared is not None else next(c.suit for c in cards if not rules.is_wild(c.rank))
             if rules.runs_distinct_suits and suit in suits:

@@ -249,9 +249,10 @@ class _Core:
         self.resume = None
         self._legal_cache = None
         # R9: an empty stock is rebuilt at once if allowed; if not, the player may still take the
-        # top discard and the deal ends only when a card must come from the empty stock (R45)
-        if not self.stock and not self._rebuild_stock() and self._legacy:
-            self._end_deal(None, "stalemate: the stock ran out")  # as record format 1 played it
+        # top discard and the deal ends only when a card must come from the empty stock (R45);
+        # with stock_out_ends_deal (May I) at once, as record format 1 played it too
+        if not self.stock and not self._rebuild_stock() and (self._legacy or self.rules.stock_out_ends_deal):
+            self._end_deal(None, "stalemate: the stock ran out")
 
     @property
     def players(self) -> int:

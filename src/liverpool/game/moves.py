@@ -90,7 +90,7 @@ class _Moves(_Queries):
             )
             if listed is not None and listed[0] == version - 1:
                 # a pass only takes its player out of this discard's windows: the listing before
-                # it less that player's actions is what _legal gives (tests/test_engine_speed.py)
+                # it less that player's actions is what _legal gives (tests/engine/test_engine_speed.py)
                 # (a seat's actions are together in the listing: that slice is cut out, in C)
                 actions = listed[1]
                 seats = list(map(_PLAYER, actions))
@@ -283,7 +283,7 @@ class _Moves(_Queries):
         """R14: the staged melds become the player's contract on the table."""
         for kind, cards in self.pending:
             declared = _declared(cards)
-            start = run_start(cards, self.rules, declared and declared.rank) if kind == "run" else 0
+            start = run_start(cards, self.rules, declared) if kind == "run" else 0
             self._melds.append(_Meld(len(self._melds), p, kind, cards, start or 0))
         self.pending = []
         self.must_meld = None

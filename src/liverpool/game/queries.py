@@ -189,8 +189,9 @@ class _Queries(_Core):
     def _may_swap_from(self, player: int, m: _Meld) -> bool:
         """R20: a joker is swapped out of another player's run only, never one the player owns (a
         record of the first format replays as that engine played it). The one home of the rule:
-        the listing (:meth:`swap_actions`) and the checks ask it."""
-        return m.owner != player or self._legacy
+        the listing (:meth:`swap_actions`) and the checks ask it. With ``swap_own_run`` (Moonridge)
+        the player's own runs too."""
+        return m.owner != player or self._legacy or self.rules.swap_own_run
 
     def swap_yield(self, action: SwapJoker) -> Card:
         """R20: the wild card swap ``action`` puts in the player's hand, the one at its place in the

@@ -161,14 +161,14 @@ class _Views(_Listing):
         """The game in the position ``text`` (:mod:`liverpool.positions`, written by
         :meth:`position`); a text that is no position, or whose cards are not the table's deck
         each card once, raises ValueError naming the field."""
-        from ..positions import read_position
+        from .positions import read_position
 
         return read_position(cls, text)
 
     def position(self) -> str:
         """This game's position as text (:mod:`liverpool.positions`): rules, seed, table, hands,
         stock and pile in order, melds, phase and turn state; no history."""
-        from ..positions import write_position
+        from .positions import write_position
 
         return write_position(self)
 

@@ -24,7 +24,7 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
 from ..bots import names as bot_names
-from ..rules import PRESETS
+from ..rules import PRESETS, options_json
 from . import logs, spectate
 from .accounts import CsrfMiddleware, check_seat_name
 from .accounts import router as accounts_router
@@ -273,6 +273,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def presets() -> dict[str, Any]:
         """The presets and, for each, every rule option with its value, type, choices and rule."""
         return {"presets": list(PRESETS), "options": {name: option_fields(name) for name in PRESETS}}
+
+    @app.get("/api/options", tags=["rules"], responses=_errors("get"))
+    async def options() -> dict[str, Any]:
+        """Every rule option as the engine declares it (rules.OPTIONS): its rules, help, allowed
+        values and each preset's default."""
+        return options_json()
 
     @app.post("/api/rules/check", tags=["rules"], responses=_errors("post", *(422,)))
     async def rules_check(body: RulesCheck) -> dict[str, Any]:

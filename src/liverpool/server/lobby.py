@@ -1,26 +1,20 @@
 """The lobby: every table in memory, their creation and their rebuild from the store on start;
-and the rule options as the browser's form shows them (from ``RuleSet`` itself)."""
+and the rule options as the browser's form shows them (``rules.option_fields``: each option's own
+declaration, ``rules.OPTIONS``)."""
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import contextlib
-import dataclasses
-import functools
-import inspect
 import logging
-import re
 import secrets
 import time
-import typing
 from collections import OrderedDict
 from typing import Any
 
-from .. import rules as rules_module
 from ..bots import names as bot_names
 from ..game import Game
-from ..rules import PRESETS, RuleSet
+from ..rules import PRESETS, RuleSet, option_fields
 from .advice import Workers, json_bytes, record_bytes, record_of, replay_bytes, review_answer
 from .config import Settings
 from .limits import RateLimiter
@@ -34,69 +28,6 @@ from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_
 __all__ = ["Lobby", "option_fields", "rules_for"]
 
 log = logging.getLogger("liverpool.server")
-
-
-@functools.cache
-def _field_docs() -> dict[str, tuple[str, str]]:
-    """Each RuleSet field's (annotation text, docstring), read from the source of rules.py."""
-    tree = ast.parse(inspect.getsource(rules_module))
-    out: dict[str, tuple[str, str]] = {}
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "RuleSet":
-            for a, b in zip(node.body, node.body[1:], strict=False):
-                if (
-                    isinstance(a, ast.AnnAssign)
-                    and isinstance(a.target, ast.Name)
-                    and isinstance(b, ast.Expr)
-                    and isinstance(b.value, ast.Constant)
-                    and isinstance(b.value.value, str)
-                ):
-                    out[a.target.id] = (ast.unparse(a.annotation), " ".join(b.value.value.split()))
-    return out
-
-
-_RULE = re.compile(r"^(R\d+)")
-_RULES_PREFIX = re.compile(r"^(R\d+(?:-R\d+)?(?:,\s*R\d+(?:-R\d+)?)*):\s*")
-
-
-def option_fields(preset: str) -> list[dict[str, Any]]:
-    """The options of ``preset`` for a form: name, value (the preset's), type, choices, rule, help."""
-    rules = RuleSet.preset(preset)
-    values = rules.to_dict()
-    docs = _field_docs()
-    out = []
-    for f in dataclasses.fields(RuleSet):
-        annotation, doc = docs.get(f.name, (str(f.type), ""))
-        choices: list[Any] | None = None
-        alias = getattr(rules_module, annotation, None)
-        if alias is not None and typing.get_origin(alias) is typing.Literal:
-            kind = "choice"
-            choices = list(typing.get_args(alias))
-        elif annotation == "bool":
-            kind = "bool"
-        elif annotation == "int":
-            kind = "int"
-        elif annotation == "int | None":
-            kind = "int|null"
-        elif f.name == "schedule":
-            kind = "str"
-        elif annotation.startswith("tuple"):
-            kind = "list"
-        else:
-            kind = "str"
-        rule = _RULE.match(doc)
-        out.append(
-            {
-                "name": f.name,
-                # to_dict() leaves out the house-rule variants still at their default (rules.VARIANT_OPTIONS)
-                "value": values[f.name] if f.name in values else getattr(rules, f.name),
-                "type": kind,
-                "choices": choices,
-                "rule": rule.group(1) if rule else None,
-                "help": _RULES_PREFIX.sub("", doc),
-            }
-        )
-    return out
 
 
 def rules_for(preset: str, options: dict[str, Any], players: int | None = None) -> RuleSet:

@@ -27,6 +27,7 @@ from ..cards import parse_cards
 from ..describe import describe_action, describe_event
 from ..driver import next_to_act
 from ..game import PLAY, Game, IllegalAction
+from ..game.answers import seat_answers
 from ..rules import RuleSet
 from . import spectate
 from .advice import bot_act, hint_answer, plays_in_process
@@ -564,6 +565,8 @@ class Table:
             "pause": self.pacing.public(),
             "auto_buy": self.pacing.auto_note(self, conn.seat),
             "turn_deadline": self._turn_deadline(),
+            # the rule answers the page shows (buy window, lay-down suggestion...): the engine's, from this view
+            "answers": seat_answers(view),
         }
         return text + "," + _dumps(rest)[1:]
 

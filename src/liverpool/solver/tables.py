@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..cards import Card
+from ..melds import run_wild_cap
 from ..rules import RuleSet
 from .base import _INF, _MEMO_LIMIT, _TALLY_LIMIT, CARD_OF_CODE, _Entry, _ranks_of, _Solution, _spaced, _Tally, _Variant
 from .runs import _cover_runs, _extra_wilds, _multi_runs
@@ -52,8 +53,8 @@ class _Ctx:
         self.vpts = tuple(self.pts[v if v <= 13 else 1] if v else 0 for v in range(15))
         self.top = rules.run_top
         self.run_min = rules.run_min
-        # Fewest naturals of any run: at most one wild in any 4 consecutive places (R19).
-        self.nat_per_run = max(1, rules.run_min - (rules.run_min + 3) // 4)
+        # Fewest naturals of any run (R19: melds.run_wild_cap, the limit's one home).
+        self.nat_per_run = max(1, rules.run_min - run_wild_cap(rules.run_min, rules))
         self.set_min = rules.set_min
         self.set_max = rules.set_max
         self.set_naturals = rules.set_min_naturals
@@ -73,7 +74,7 @@ class _Ctx:
         # the meld variants (issue 16): every answer comes from the general search (generic.py)
         self.variant = rules.meld_variant
         self.variant_memo: dict[tuple[object, ...], object] = {}  # generic.py's answers and shapes
-        self.run_wilds = (rules.run_min + 3) // 4  # most wild cards a run of run_min holds (R19)
+        self.run_wilds = run_wild_cap(rules.run_min, rules)  # most wild cards a run of run_min holds (R19)
         self.windows_memo: dict[tuple[int, int, bool], tuple[tuple[int, int, int, int], ...]] = {}
         self.run_opts_memo: dict[tuple[int, int], tuple[tuple[tuple[int, ...], int, int], ...]] = {}
         self.all_starts = ((1 << (self.top - rules.run_min + 2)) - 1) & ~1  # first places 1 .. top - run_min + 1

@@ -1,7 +1,7 @@
 """The Textual app: one table of Liverpool seen from one seat, the bots playing the other seats.
 
 Every rule is the engine's: what may be done comes from the legal actions the engine lists (or its
-``verify`` for a meld built by hand), the suggested lay-down from :func:`liverpool.solver.contract_melds`,
+``verify`` for a meld built by hand), the suggested lay-down from :func:`liverpool.game.answers.suggest_lay_down`,
 and everything drawn on screen from the seat's own view (``Game.view(p)``).
 """
 
@@ -29,6 +29,7 @@ from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff
 from ..cards import Card, parse_card, parse_cards
 from ..describe import card_text, cards_text, describe_action, describe_event, plural
 from ..game import Game, IllegalAction
+from ..game.answers import called_card_goes_to, playable_discards, public_game, suggest_lay_down
 from ..rules import Contract
 from ..solver import contract_melds
 from .remote import RemoteGame, RemoteSession, gained_cards
@@ -1013,24 +1014,11 @@ class LiverpoolApp(App[int]):
         if view["down"][self.me]:
             self.say("You are down already.", "yellow")
             return
-        contract = view["contract"]
-        melds = contract_melds(parse_cards(view["hand"]), Contract.from_view(contract), self.game.rules)
+        melds = suggest_lay_down(public_game(view), view["player"])  # the engine's, each meld checked by it
         if melds is None:
-            self.say(f"The solver finds no {contract['text']} in your hand.", "yellow")
+            self.say(f"The solver finds no {view['contract']['text']} in your hand.", "yellow")
             return
-        self.staged = []
-        for i, cards in enumerate(melds):
-            kind = "set" if i < contract["sets"] else "run"
-            meld = self.meld_from_choice(list(cards))
-            if isinstance(meld, str):
-                meld = self.new_meld(kind, cards)
-                try:
-                    self.staged_game().verify(meld)
-                except IllegalAction as exc:
-                    self.staged = []
-                    self.say(f"The suggestion is refused: {exc}", "bold red")
-                    return
-            self.staged.append(meld)
+        self.staged = list(melds)
         self.query_one(HandView).chosen = []
         self.say("Suggested lay-down staged: [enter] lays it down, [esc] cancels.", "bold green")
 
@@ -1185,10 +1173,10 @@ class LiverpoolApp(App[int]):
                 self.say("That card may not be discarded now.", "yellow")
             return
         view = self.game.view(self.seat)
-        # a playable discard (R32): the engine lists a lay-off of this very card now, which it does
-        # exactly when the player is down, may lay off this turn and the card fits a meld
+        # a playable discard (R32-R35), called (R33, R34) or refused (R36): the engine's answer
+        seen = public_game(view)
         mode = view["rules"].get("playable_discard")
-        callable_ = mode in ("call", "liverpool") and any(isinstance(x, LayOff) and x.card == card for x in legal)
+        callable_ = called_card_goes_to(seen.rules) is not None and card in playable_discards(seen, view["player"])
         if callable_ and self.warned_discard != card:
             self.warned_discard = card
             then = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ...melds import run_starts, value_rank
+from ...melds import run_starts, run_wild_cap, set_wild_cap, value_rank
 from ...rules import RuleSet, cached_rules
 
 _MEMO_LIMIT: Final = 1 << 14
@@ -59,17 +59,12 @@ class Tactics:
             place.append(((code >> 4) - 1, 1 << r, r))
         self.code_place: tuple[tuple[int, int, int] | None, ...] = tuple(place)
         self.set_min = rules.set_min
-        self.set_cap = rules.set_min - rules.set_min_naturals  # wild cards a minimal set may hold (R18)
-        if rules.set_wild_limit == "ratio":  # issue 16: never more wild than natural cards
-            self.set_cap = min(self.set_cap, rules.set_min // 2)
+        self.set_cap = set_wild_cap(rules.set_min, rules)  # wild cards a minimal set may hold (R18)
         self.set_distinct = bool(rules.set_distinct_suits)  # at going down ("laydown" too)
         self.set_max = rules.set_max if rules.set_max is not None else 99
         self.sets_distinct = rules.sets_distinct_ranks
         self.run_min = length = rules.run_min
-        self.run_cap = (length + 3) // 4  # R19: at most one wild card in 4 consecutive places
-        if rules.run_wild_limit != "spacing":  # issue 16: the run's wild limit
-            most = length // 2 if rules.run_wild_limit in ("ratio", "half") else length
-            self.run_cap = min(most, length - rules.run_min_naturals)
+        self.run_cap = run_wild_cap(length, rules)  # R19: the run's wild-card limit
         self.runs_distinct = rules.runs_distinct_suits
         top = rules.run_top
         self.top = top

@@ -44,6 +44,7 @@ const initial = {
   view: null,
   legal: [],
   buyDeadline: null,
+  answers: null,
   log: [],
   error: null,
   overlay: null,
@@ -63,6 +64,7 @@ function reduce(s, m) {
         view: m.view,
         legal: m.legal || [],
         buyDeadline: m.buy_deadline ?? null,
+        answers: m.answers ?? null,
         log: (m.events || []).map((e) => ({ ev: e })),
         recent: [],
         error: null,
@@ -81,6 +83,7 @@ function reduce(s, m) {
         view: m.view,
         legal: m.legal || [],
         buyDeadline: m.buy_deadline ?? null,
+        answers: m.answers ?? null,
         log: evs.length ? [...s.log, ...evs.map((e) => ({ ev: e }))] : s.log, // a game's events: a few thousand at most
         last: m.last || null,
         recent: evs,
@@ -642,41 +645,14 @@ export function TablePage({ tableId, watch = false }) {
     setDrag(null);
   };
 
+  // the engine's answers for this seat (server: liverpool.game.answers.seat_answers of this view)
+  const answers = s.answers || {};
+  const until = answers.buy ? answers.buy.until : null;
+  const suggestion = answers.lay_down || null;
   const suggest = () => {
-    // fill the contract from the legal Meld actions: melds that do not share a card, as many sets
-    // and runs as the contract still asks (a small search among the listed melds, no rules)
-    const want = { set: v.contract.sets, run: v.contract.runs };
-    for (const m of v.staged || []) want[m.kind] = Math.max(0, (want[m.kind] || 0) - 1);
-    const options = of("meld").filter((l) => want[l.action.kind]);
-    const pool = order.map((o) => o.card);
-    const counts = new Map();
-    for (const c of pool) counts.set(c, (counts.get(c) || 0) + 1);
-    let best = [];
-    let steps = 0;
-    const search = (from, chosen, need) => {
-      if (++steps > 20000) return true;
-      if (chosen.length > best.length) best = chosen.slice();
-      if (need.set === 0 && need.run === 0) return true;
-      for (let i = from; i < options.length; i++) {
-        const a = options[i].action;
-        if (!need[a.kind]) continue;
-        const used = new Map();
-        let fits = true;
-        for (const c of a.cards) {
-          used.set(c, (used.get(c) || 0) + 1);
-          if (used.get(c) > (counts.get(c) || 0)) fits = false;
-        }
-        if (!fits) continue;
-        for (const [c, n] of used) counts.set(c, counts.get(c) - n);
-        chosen.push(a);
-        const done = search(i + 1, chosen, { ...need, [a.kind]: need[a.kind] - 1 });
-        chosen.pop();
-        for (const [c, n] of used) counts.set(c, counts.get(c) + n);
-        if (done) return true;
-      }
-      return false;
-    };
-    search(0, [], want);
+    // the engine's suggested lay-down (suggest_lay_down): its melds' cards placed on hand positions
+    if (!suggestion) return;
+    const best = suggestion;
     // turn the chosen melds' cards into hand positions
     const free = order.slice();
     const melds = best.map((a) => ({
@@ -773,7 +749,7 @@ export function TablePage({ tableId, watch = false }) {
           ${v.buy_window || has("buy") || has("call") ? html`
             <div class="buy-window" id="buy-window">
               <div><strong>${v.buy_window ? `Buy window: the ${pretty(top)}` : "The discard is open"}</strong>
-                ${s.buyDeadline ? html` closes in <${Countdown} deadline=${s.buyDeadline} />` : v.buy_window ? html` (until ${seatName(s, v.current)} draws)` : null}</div>
+                ${s.buyDeadline ? html` closes in <${Countdown} deadline=${s.buyDeadline} />` : until ? html` (until ${seatName(s, until.seat)} ${until.event === "discard" ? "discards" : "draws"})` : null}</div>
               ${v.buy_window ? html`<div class="buy-facts">
                 <span>Asked: ${v.buy_requests.length ? v.buy_requests.map((p) => seatName(s, p)).join(", ") : "nobody yet"}</span>
                 ${watch ? null : html`<span>Your buys left this deal: ${buysLeft}</span>`}
@@ -834,7 +810,7 @@ export function TablePage({ tableId, watch = false }) {
           <div class="stage-actions">
             <button id="new-set" onClick=${() => setStage({ melds: [...stage.melds, { kind: "set", keys: [] }], active: stage.melds.length })}>+ set</button>
             <button id="new-run" onClick=${() => setStage({ melds: [...stage.melds, { kind: "run", keys: [] }], active: stage.melds.length })}>+ run</button>
-            <button id="suggest" onClick=${suggest} disabled=${!has("meld")}>Suggest lay-down</button>
+            <button id="suggest" onClick=${suggest} disabled=${!has("meld") || !suggestion}>Suggest lay-down</button>
             <button class="primary" id="lay-down" onClick=${submitStage} disabled=${!stagedCards.some((m) => m.cards.length) || queue.length > 0}>Lay down</button>
             <button id="cancel-stage" onClick=${() => setStage(null)}>Cancel</button>
           </div>

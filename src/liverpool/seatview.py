@@ -5,7 +5,7 @@ JSON-serializable; it holds that seat's knowledge only (its own hand, everyone's
 table, the whole discard pile, the public history of the deal) and never another hand, the
 stock's order or the seed. Each call returns new containers: editing a view changes neither the
 game nor another view (the event records in it are shared read-only dicts, see
-:mod:`liverpool.events`). ``tests/test_positions.py`` checks that the keys and value types agree
+:mod:`liverpool.events`). ``tests/engine/test_positions.py`` checks that the keys and value types agree
 with ``Game.view``.
 
 >>> from liverpool import Game

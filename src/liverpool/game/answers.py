@@ -1,0 +1,150 @@
+"""What a seat's client would otherwise work out for itself, answered by the engine from the seat's
+view alone: may it buy now and until when (R27-R31, R44), may a seat take the discard (R22),
+which of its cards would be a playable discard (R32-R36), who takes a called card (R33, R34), and
+the suggested lay-down (R10, R14, R48). The browser (through the server's messages), the terminal,
+the hints and the bots ask these instead of deciding the rules themselves.
+
+The answers come from the engine's own rule functions (:class:`~liverpool.game.Game`'s
+``may_buy``, ``may_take_discard``, ``is_playable_discard``...), asked of the game rebuilt from the
+view (:meth:`~liverpool.game.Game.from_view`) with the cards the seat cannot see stood in for by
+jokers: none of these rules reads a hidden card, so the seat's answers hold exactly, and nothing
+beyond the view can leak into them. None of this is on the engine's hot paths: a client asks when
+it shows a view.
+
+>>> from liverpool.game import Game
+>>> game = Game.new(players=3, seed=4)
+>>> later = (game.current + 1) % 3  # not the player to draw nor the upcard's: may buy the upcard
+>>> a = seat_answers(game.view(later))
+>>> a["buy"]["may"], a["buy"]["until"]["seat"] == game.current, a["buy"]["until"]["event"]
+(True, True, 'draw')
+>>> a["take_discard"], a["playable_discards"], a["called_card_goes_to"], a["lay_down"]
+([True, True, True], [], 'offender', None)
+
+Tests: ``tests/engine/test_answers.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..actions import Meld
+from ..cards import JOKER, Card, card_names
+from ..errors import IllegalAction
+from ..rules import RuleSet
+from ..solver import contract_melds
+from .common import DRAW, PLAY
+
+if TYPE_CHECKING:
+    from . import Game
+
+__all__ = [
+    "buy_answer",
+    "called_card_goes_to",
+    "playable_discards",
+    "public_game",
+    "seat_answers",
+    "suggest_lay_down",
+]
+
+
+def called_card_goes_to(rules: RuleSet) -> str | None:
+    """R33, R34: who takes a called playable discard: ``"offender"`` (``playable_discard="call"``:
+    the discarder takes it back with a penalty card), ``"caller"`` (``"liverpool"``: the first down
+    player to call takes it and discards), or None (no call: "strict" refuses such a discard, "off"
+    allows it).
+
+    >>> called_card_goes_to(RuleSet()), called_card_goes_to(RuleSet(playable_discard="liverpool"))
+    ('offender', 'caller')
+    """
+    return {"call": "offender", "liverpool": "caller"}.get(rules.playable_discard)
+
+
+def suggest_lay_down(game: Game, player: int) -> list[Meld] | None:
+    """The solver's lay-down of ``player``'s contract (their level's with ``progression="player"``)
+    from their hand, as the Meld actions that lay it, each checked by the engine in turn (R10, R14,
+    R42, R48 and every meld option); None when the hand holds no lay-down, when ``player`` is
+    down already, has begun one or it is not their turn to play. The one home of the suggestion: the terminal's [f], the
+    browser's "Suggest lay-down" (through :func:`seat_answers`) ask it.
+
+    (``tests/engine/test_answers.py`` checks it under every preset.)
+    """
+    if game.down[player] or game.current != player or game.phase != PLAY or game.pending:
+        return None
+    contract = game.contract_of(player)
+    rules = game.rules
+    plan = contract_melds(game.hands[player], contract, rules)
+    if plan is None:
+        return None
+    trial = game.copy()
+    out: list[Meld] = []
+    for i, cards in enumerate(plan):
+        kind = "set" if i < contract.sets else "run"
+        meld = Meld(player, kind, tuple(sorted(cards)) if kind == "set" else tuple(cards))
+        try:
+            trial.apply(meld)
+        except IllegalAction:
+            listed = [
+                a
+                for a in trial.legal_actions(player)
+                if isinstance(a, Meld) and a.kind == kind and sorted(a.cards) == sorted(cards)
+            ]
+            if not listed:
+                return None
+            meld = listed[0]
+            trial.apply(meld)
+        out.append(meld)
+    return out
+
+
+def public_game(view: dict[str, Any]) -> Game:
+    """The game of ``view`` with every card its seat cannot see (other hands, the stock) stood in
+    for by a joker: what the rule answers below are asked of. No rule they ask reads a hidden card.
+    Not for play: its hidden cards are not the game's."""
+    from . import Game
+
+    me = int(view["player"])
+    sizes = view["hand_sizes"]
+    hidden: dict[int, Sequence[Card]] = {p: [JOKER] * int(sizes[p]) for p in range(int(view["players"])) if p != me}
+    return Game.from_view(view, hidden, [JOKER] * int(view["stock_size"]))
+
+
+def buy_answer(game: Game, player: int) -> dict[str, Any] | None:
+    """R27-R31, R44: None when no buy window is open; else ``may`` (may ``player`` ask to buy the
+    top discard now), ``why_not`` (the engine's reason when not) and ``until``: the ``seat`` whose
+    ``event``, "draw" or "discard" as ``buy_window`` says (R30), closes the window."""
+    if not (game.phase == DRAW or game.phase == PLAY) or not game._buy_window_open():
+        return None
+    problem = None if game.may_buy(player) else game._buy_problem(player) or "you have passed on this discard (R27)"
+    event = "discard" if game.rules.buys_after_draw else "draw"
+    return {"may": problem is None, "why_not": problem, "until": {"seat": game.current, "event": event}}
+
+
+def playable_discards(game: Game, player: int) -> list[Card]:
+    """R32-R36: the cards of ``player``'s hand that, discarded now, would be playable discards,
+    called (R33, R34) or refused (R36); never the last card (R35); none under "off"."""
+    hand = game.hands[player]
+    if game.rules.playable_discard == "off" or len(hand) <= 1 or not game.down[player]:
+        return []
+    return [c for c in sorted(set(hand)) if game.is_playable_discard(player, c)]
+
+
+def seat_answers(view: dict[str, Any]) -> dict[str, Any]:
+    """The rule answers for the seat of ``view`` (``view["player"]``), as JSON-serializable data,
+    asked of :func:`public_game`: ``buy`` (:func:`buy_answer`), ``take_discard`` (for every seat,
+    may it draw from the discard pile at all: R22, ``down_may_take_discard``),
+    ``playable_discards`` (:func:`playable_discards`), ``called_card_goes_to``
+    (:func:`called_card_goes_to`) and ``lay_down`` (:func:`suggest_lay_down` as ``{"kind",
+    "cards"}`` melds, in the seat's own turn to play only; else None).
+    """
+    me = int(view["player"])
+    game = public_game(view)
+    buy = buy_answer(game, me) if view["buy_window"] else None
+    melds = suggest_lay_down(game, me)
+    return {
+        "buy": buy,
+        "take_discard": [game.may_take_discard(p) for p in range(game.n)],
+        "playable_discards": card_names(playable_discards(game, me)),
+        "called_card_goes_to": called_card_goes_to(game.rules),
+        "lay_down": None if melds is None else [{"kind": m.kind, "cards": card_names(m.cards)} for m in melds],
+    }

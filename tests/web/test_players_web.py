@@ -2,7 +2,8 @@
 (issue 26, docs/players.md): reserve a name, play a game to its end (the person's stand-in bot
 plays it: autoplay), see it on the page with the rating changed, log in from a second browser,
 the name refused to a guest, a private page refused to others, brute force limited, CSRF refused.
-Screenshots of the player's page and the leaderboard go to ``docs/images/``."""
+Screenshots of the player's page and the leaderboard go to ``artifacts/`` (docs/images/ holds copies
+taken from there by hand, after looking at them)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from liverpool.server.config import Settings
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync"]
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+IMAGES = Path(__file__).resolve().parents[2] / "artifacts"  # never docs/: a test run leaves the tree as it was
 DESKTOP: ViewportSize = {"width": 1200, "height": 900}
 PASSWORD = "a long family secret"
 

@@ -34,9 +34,9 @@ def test_strong_regret_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
     worst = sum(max(m) - min(m) for m in means) / len(means)
     assert 0 <= row["mean_regret"] <= round(worst, 3) + 0.001
     assert 0 <= row["changed"] <= 1
-    # values that make greedy's choice (the first candidate) the one loss of 10 points: the regret is
-    # 10 when the bot keeps it, 0 when it changes it
-    rigged = [[0.0] + [10.0] * (len(m) - 1) for m in means]
+    # values (lower is better: own points less the others' mean) that make greedy's choice (the first
+    # candidate) the one loss of 10 points: the regret is 10 when the bot keeps it, 0 when it changes it
+    rigged = [[10.0] + [0.0] * (len(m) - 1) for m in means]
     row = bench.regret("strong:samples=2", positions[:6], rigged, 0.01, 1)
     assert row["mean_regret"] == pytest.approx(10 * (1 - row["changed"]), abs=0.01)  # both rounded to 0.001
     with pytest.raises(SystemExit):

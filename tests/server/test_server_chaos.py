@@ -63,9 +63,10 @@ class Journal:
 
     def follow(self, port: int, until: float) -> None:
         """Connect, let the bot play this seat (autoplay), journal states until ``until`` or the end."""
-        url = f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}?token={self.token}"
+        url = f"ws://127.0.0.1:{port}/ws/tables/{self.table_id}"
         try:
             with connect(url, open_timeout=30, close_timeout=1) as ws:
+                ws.send(json.dumps({"type": "auth", "token": self.token}))  # protocol 3: the first message
                 hello = json.loads(ws.recv(timeout=30))
                 assert hello["type"] == "hello", hello
                 # the rebuilt game holds every action acknowledged before the kill, once, in order:
@@ -170,8 +171,9 @@ def test_sigterm_drains_with_1012_and_the_client_carries_on_after_the_restart(tm
                 "/api/quickplay", json={"name": "Ana", "bot": "easy", "bot_delay": 0, "hints": "off"}
             ).json()
         journal = Journal(made["table_id"], made["token"])
-        url = f"ws://127.0.0.1:{port}/ws/tables/{journal.table_id}?token={journal.token}"
+        url = f"ws://127.0.0.1:{port}/ws/tables/{journal.table_id}"
         with connect(url, open_timeout=30, close_timeout=5) as ws:
+            ws.send(json.dumps({"type": "auth", "token": journal.token}))
             hello = json.loads(ws.recv(timeout=30))
             journal.events, journal.version = list(hello["events"]), hello["version"]
             proc.send_signal(signal.SIGTERM)

@@ -81,12 +81,19 @@ def test_the_last_action_and_the_result_commit_together_or_not_at_all(
     failed: list[int] = []
 
     async def faulty(
-        self: Store, table_id: str, idx: int, seat: int, action: dict[str, Any], source: str, finish: Any = None
+        self: Store,
+        table_id: str,
+        idx: int,
+        seat: int,
+        action: dict[str, Any],
+        source: str,
+        finish: Any = None,
+        also: Any = None,
     ) -> None:
         if finish is not None:
             failed.append(idx)
             finish = finish | {"no_such_column": 1}  # fails inside the transaction, after the insert
-        await real(self, table_id, idx, seat, action, source, finish=finish)
+        await real(self, table_id, idx, seat, action, source, finish=finish, also=also)
 
     monkeypatch.setattr(Store, "append", faulty)
     with running(settings) as (client, _):

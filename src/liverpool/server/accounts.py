@@ -44,6 +44,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from fastapi import APIRouter, Request, Response
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from .openapi import errors
 from .store import Store, metadata
 from .table import LobbyError
 
@@ -379,13 +380,13 @@ def router() -> APIRouter:
     """The accounts' routes (``/api/accounts/...``, ``/api/me``)."""
     api = APIRouter(tags=["accounts"])
 
-    @api.get("/api/me")
+    @api.get("/api/me", responses=errors("get", 401))
     async def me(request: Request) -> dict[str, Any]:
         """Who this request is logged in as (``{"name": null}`` for a guest), and the page's CSRF token."""
         token, bearer = request_session(request)
         return _me(await account_for_token(_store(request), token), token, bearer)
 
-    @api.post("/api/accounts", status_code=201)
+    @api.post("/api/accounts", status_code=201, responses=errors("post", 409))
     async def reserve(request: Request, response: Response) -> dict[str, Any]:
         """Reserve a name: body ``{"name", "password"}`` (8-256 characters); logs in (a new session).
         409 when the name is already reserved."""
@@ -414,7 +415,7 @@ def router() -> APIRouter:
             raise LobbyError(409, f"the name {name!r} is already reserved")
         return await _log_in(request, response, store, account_id, name, data)
 
-    @api.post("/api/accounts/login")
+    @api.post("/api/accounts/login", responses=errors("post", 401))
     async def login(request: Request, response: Response) -> dict[str, Any]:
         """Log in: body ``{"name", "password"}``, and ``"bearer": true`` for a client that is not a
         browser (the session comes in the answer instead of a cookie). 401 "wrong name or
@@ -440,7 +441,7 @@ def router() -> APIRouter:
         await _forget_failures(store, keys[0])
         return await _log_in(request, response, store, int(row["id"]), str(row["name"]), data)
 
-    @api.post("/api/accounts/logout")
+    @api.post("/api/accounts/logout", responses=errors("post"))
     async def logout(request: Request, response: Response) -> dict[str, Any]:
         """End this session."""
         token, _bearer = request_session(request)
@@ -453,7 +454,7 @@ def router() -> APIRouter:
         _clear_cookies(request, response)
         return {"name": None}
 
-    @api.post("/api/accounts/logout-all")
+    @api.post("/api/accounts/logout-all", responses=errors("post", 401))
     async def logout_all(request: Request, response: Response) -> dict[str, Any]:
         """End every session of this account (every browser and terminal)."""
         account, _token, _bearer = await _require(request)
@@ -461,7 +462,7 @@ def router() -> APIRouter:
         _clear_cookies(request, response)
         return {"name": None}
 
-    @api.post("/api/accounts/password")
+    @api.post("/api/accounts/password", responses=errors("post", 401))
     async def change_password(request: Request, response: Response) -> dict[str, Any]:
         """Change the password: body ``{"password", "new_password"}``. Every other session ends;
         this one is renewed."""
@@ -490,7 +491,7 @@ def router() -> APIRouter:
         _set_cookies(request, response, fresh)
         return answer | {"csrf": csrf_for(fresh)}
 
-    @api.post("/api/accounts/privacy")
+    @api.post("/api/accounts/privacy", responses=errors("post", 401))
     async def privacy(request: Request) -> dict[str, Any]:
         """Make this player's page private (``{"private": true}``) or public again."""
         account, token, bearer = await _require(request)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
@@ -22,6 +22,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import BaseRoute
 
 from ..bots import names as bot_names
 from ..rules import PRESETS, options_json
@@ -30,13 +31,13 @@ from .accounts import CsrfMiddleware, check_seat_name
 from .accounts import router as accounts_router
 from .config import Settings, default_static_dir
 from .lobby import Lobby, option_fields, rules_for
+from .openapi import errors
 from .players import refuse_private
 from .players import router as players_router
 from .protocol import (
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     CreateTable,
-    ErrorAnswer,
     JoinTable,
     ProtocolError,
     QuickPlay,
@@ -88,23 +89,15 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
     return host is not None and urlsplit(origin).netloc == host
 
 
-_STATUS_WHY = {
-    400: "the body is not JSON",
-    403: "no or wrong seat token (header X-Seat-Token), or a browser origin not allowed",
-    404: "no such table (or seat)",
-    409: "the table is full, already started, or its game not over",
-    413: f"a request body over {MAX_MESSAGE_BYTES} bytes",
-    422: "a bad request or rule option (the detail names it)",
-    429: "too many requests from this address, or too many tables waiting for players",
-    503: "the server is starting",
-}
-
-
-def _errors(method: str, *codes: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of a route: every error status it answers besides 200, each
-    with the one error model the server sends (``{"detail": "..."}``, :class:`ErrorAnswer`)."""
-    every = {429, 503} | ({400, 403, 413, 422} if method == "post" else set())
-    return {code: {"model": ErrorAnswer, "description": _STATUS_WHY[code]} for code in sorted(every | set(codes))}
+def _api_routes(routes: Sequence[BaseRoute]) -> Iterator[APIRoute]:
+    """The API routes among ``routes``, also those of included routers (newer FastAPI keeps an
+    included router as one entry whose ``original_router`` holds its routes)."""
+    for route in routes:
+        if isinstance(route, APIRoute):
+            yield route
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _api_routes(inner.routes)
 
 
 def _address(scope: Scope) -> str:
@@ -269,18 +262,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         }
 
     # ------------------------------------------------------------------ rules
-    @app.get("/api/presets", tags=["rules"], responses=_errors("get", *()))
+    @app.get("/api/presets", tags=["rules"], responses=errors("get", *()))
     async def presets() -> dict[str, Any]:
         """The presets and, for each, every rule option with its value, type, choices and rule."""
         return {"presets": list(PRESETS), "options": {name: option_fields(name) for name in PRESETS}}
 
-    @app.get("/api/options", tags=["rules"], responses=_errors("get"))
+    @app.get("/api/options", tags=["rules"], responses=errors("get"))
     async def options() -> dict[str, Any]:
         """Every rule option as the engine declares it (rules.OPTIONS): its rules, help, allowed
         values and each preset's default."""
         return options_json()
 
-    @app.post("/api/rules/check", tags=["rules"], responses=_errors("post", *(422,)))
+    @app.post("/api/rules/check", tags=["rules"], responses=errors("post", *(422,)))
     async def rules_check(body: RulesCheck) -> dict[str, Any]:
         """Validate a preset and options: the rules in effect in plain words, or 422 naming the option."""
         try:
@@ -290,14 +283,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"ok": True, "describe": [list(pair) for pair in rules.describe(body.players)]}
 
     # ------------------------------------------------------------------ tables
-    @app.post("/api/tables", tags=["tables"], responses=_errors("post", *(422,)))
+    @app.post("/api/tables", tags=["tables"], responses=errors("post", *(422,)))
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """A new table; the answer holds the creator's seat token (keep it secret) and the invite link."""
         await check_seat_name(request, body.name)
         table, token = await lobby().create(body, address=request.client.host if request.client else None)
         return seat_answer(request, table.id, 0, token)
 
-    @app.post("/api/quickplay", tags=["tables"], responses=_errors("post", *(422,)))
+    @app.post("/api/quickplay", tags=["tables"], responses=errors("post", *(422,)))
     async def quickplay(body: QuickPlay, request: Request) -> dict[str, Any]:
         """A started table: the caller against three bots."""
         if body.bot not in bot_names():
@@ -316,26 +309,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await table.start(token)
         return seat_answer(request, table.id, 0, token)
 
-    @app.get("/api/tables/{table_id}", tags=["tables"], responses=_errors("get", *(404,)))
+    @app.get("/api/tables/{table_id}", tags=["tables"], responses=errors("get", *(404,)))
     async def table_info(table_id: str) -> dict[str, Any]:
         """The table: rules, seats (names, bots, who is connected), status."""
         return (await lobby().get(table_id)).info()
 
-    @app.post("/api/tables/{table_id}/join", tags=["tables"], responses=_errors("post", *(404, 409, 422)))
+    @app.post("/api/tables/{table_id}/join", tags=["tables"], responses=errors("post", *(404, 409, 422)))
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         """Take the first free person's seat: its token (409 when the table is full or started)."""
         await check_seat_name(request, body.name)
         seat, token = await (await lobby().get(table_id)).join(body.name)
         return seat_answer(request, table_id, seat, token)
 
-    @app.post("/api/tables/{table_id}/start", tags=["tables"], responses=_errors("post", *(403, 404, 409, 422)))
+    @app.post("/api/tables/{table_id}/start", tags=["tables"], responses=errors("post", *(403, 404, 409, 422)))
     async def start(table_id: str, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
         """Start the game (the creator's token); free person's seats are given to bots."""
         table = await lobby().get(table_id)
         await table.start(x_seat_token)
         return table.info()
 
-    @app.post("/api/tables/{table_id}/rematch", tags=["tables"], responses=_errors("post", *(403, 404, 409, 422)))
+    @app.post("/api/tables/{table_id}/rematch", tags=["tables"], responses=errors("post", *(403, 404, 409, 422)))
     async def rematch(table_id: str, request: Request, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
         """A new game with the same seats (made once); the caller's new token. Other people get
         theirs in a ``rematch`` message on their socket (or by calling this too)."""
@@ -343,18 +336,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         new, seat, token = await lob.rematch(await lob.get(table_id), x_seat_token)
         return seat_answer(request, new.id, seat, token)
 
-    @app.get("/api/tables/{table_id}/record", tags=["records"], responses=_errors("get", *(404, 409)))
+    @app.get("/api/tables/{table_id}/record", tags=["records"], responses=errors("get", *(404, 409)))
     async def record(table_id: str) -> Response:
         """The full record of a finished game (rules, seed, every action, every hand dealt)."""
         return Response(await lobby().finished_json(table_id, "record"), media_type="application/json")
 
-    @app.get("/api/tables/{table_id}/replay", tags=["records"], responses=_errors("get", *(404, 409)))
+    @app.get("/api/tables/{table_id}/replay", tags=["records"], responses=errors("get", *(404, 409)))
     async def replay(table_id: str) -> Response:
         """A finished game as frames, every hand after every action (the browser's replay page);
         made once in a worker process, then sent as kept."""
         return Response(await lobby().finished_json(table_id, "replay"), media_type="application/json")
 
-    @app.get("/api/tables/{table_id}/review/{seat}", tags=["records"], responses=_errors("get", *(404, 409, 422)))
+    @app.get("/api/tables/{table_id}/review/{seat}", tags=["records"], responses=errors("get", *(404, 409, 422)))
     async def review(table_id: str, seat: int, samples: int | None = None) -> Response:
         """The review of one seat's decisions in a finished game (``liverpool.analysis.review``,
         ``?samples=`` per decision, a fixed seed): each decision's verdict, the best action found
@@ -362,7 +355,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         read from the store. 409 before the game's end, 404 for an unknown table or seat."""
         return Response(await lobby().review_json(table_id, seat, samples), media_type="application/json")
 
-    @app.get("/api/players/{name}/history", tags=["records"], responses=_errors("get", *(404, 422)))
+    @app.get("/api/players/{name}/history", tags=["records"], responses=errors("get", *(404, 422)))
     async def history(name: str, request: Request, limit: int = 50) -> dict[str, Any]:
         """The finished games a display name played, newest first, with the results (404 for
         the reserved name of a private player, to anyone else)."""
@@ -383,8 +376,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         browser client's files, mounted at /, answering for the API)."""
         path = request.url.path
         allowed: set[str] = set()
-        for route in app.router.routes:
-            if isinstance(route, APIRoute) and route.include_in_schema and route.path_regex.match(path):
+        for route in _api_routes(app.router.routes):
+            if route.include_in_schema and route.path_regex.match(path):
                 allowed |= route.methods or set()
         if allowed:
             return JSONResponse(

@@ -22,6 +22,7 @@ from fastapi import APIRouter, Request
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .accounts import Account, _run, _store, account_by_name, account_for_request, accounts, name_key
+from .openapi import errors
 from .ratings import MU, SIGMA, game_seats, games, ordinal, ratings
 from .store import Store
 from .table import LobbyError
@@ -232,7 +233,7 @@ async def leaderboard(store: Store, limit: int = 100) -> list[dict[str, Any]]:
 def router() -> APIRouter:
     api = APIRouter(tags=["players"])
 
-    @api.get("/api/players/{name}/stats")
+    @api.get("/api/players/{name}/stats", responses=errors("get", 404))
     async def stats(name: str, request: Request) -> dict[str, Any]:
         """A player's page as numbers: a reserved name (404 when private, but to themselves) or a
         bot level (``hard bot``)."""
@@ -247,7 +248,7 @@ def router() -> APIRouter:
         answer = await player_stats(store, f"a:{owner.id}", owner.name)
         return answer | {"kind": "person", "private": owner.private, "yours": me is not None and me.id == owner.id}
 
-    @api.get("/api/leaderboard")
+    @api.get("/api/leaderboard", responses=errors("get", 422))
     async def board(request: Request, limit: int = 100) -> dict[str, Any]:
         """The rated players, bots included, by rating (``mu - 3 sigma``); private players left out."""
         return {"players": await leaderboard(_store(request), max(1, min(limit, 500)))}

@@ -47,6 +47,7 @@ def _play_until_deal_end(sock: Sock, deadline: float) -> Msg:
             sock.act(bot.act(msg["view"], legal))
 
 
+@pytest.mark.sqlite_only  # reads the actions from the SQLite file itself
 @pytest.mark.parametrize("buy", ["never", "fits"])
 def test_the_deal_end_pause_holds_the_table_until_the_person_continues(tmp_path: Path, buy: str) -> None:
     with running(server_settings(tmp_path)) as (client, stack):

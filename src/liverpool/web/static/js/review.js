@@ -13,6 +13,7 @@ export const VERDICT_WORDS = {
   inaccuracy: "Inaccuracy",
   mistake: "Mistake",
   blunder: "Blunder",
+  uncertain: "Uncertain", // a loss within its own error: not called a mistake (docs/analysis.md)
 };
 const FILTERS = {
   all: { label: "every decision", keep: () => true },

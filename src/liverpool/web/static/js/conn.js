@@ -82,13 +82,19 @@ export class Conn {
     return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`;
   }
 
+  /** The socket's first message: the seat's token (a spectator's socket needs none). */
+  firstMessage() {
+    return { type: "auth", token: this.token };
+  }
+
   connect() {
     if (this.stopped) return;
     this.onStatus({ state: this.attempt ? "reconnecting" : "connecting", attempt: this.attempt });
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "auth", token: this.token }));
+      const first = this.firstMessage();
+      if (first) ws.send(JSON.stringify(first));
       this.attempt = 0;
       this.onStatus({ state: "open" });
     };

@@ -8,6 +8,10 @@ export class WatchConn extends Conn {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}/watch`;
   }
+
+  firstMessage() {
+    return null; // the watch socket takes no token: an `auth` would be answered `malformed`
+  }
 }
 
 /** The watch link of a table, to send to whoever wants to follow the game. */

@@ -95,6 +95,11 @@ class Journal:
 def _check_log(client: httpx.Client, journal: Journal) -> Game | None:
     """The finished game's record replays and holds exactly what was acknowledged, in order."""
     answer = client.get(f"/api/tables/{journal.table_id}/record")
+    for _ in range(30):  # finished games' reads are rate-limited per address: wait as a client would
+        if answer.status_code != 429:
+            break
+        time.sleep(1.0)
+        answer = client.get(f"/api/tables/{journal.table_id}/record")
     if answer.status_code == 409:
         return None
     assert answer.status_code == 200, answer.text

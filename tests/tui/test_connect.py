@@ -155,6 +155,10 @@ async def _play_and_reconnect(tmp_path: Path) -> None:
             await wait_for(pilot, lambda: session.connected and session.ready, "the hello")
             assert app.me == 0 and session.names[0] == "Ana"
             await answer_until_my_draw(pilot, app)
+            # the client catches up with the server (a pass the server made for a seat may still be in flight)
+            await wait_for(
+                pilot, lambda: session.version == server_game(running.app, table_id).version, "the client caught up"
+            )
             before = server_game(running.app, table_id).version
             assert session.version == before
             hand_before = app.game.hand(0)

@@ -15,13 +15,20 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from sqlalchemy.ext.asyncio import AsyncConnection
+
 from liverpool.server.limits import RateLimiter
-from server_helpers import running, server_settings
+from liverpool.server.pacing import table_options
+from liverpool.server.store import seats, tables
+from server_helpers import connect, running, server_settings
 
 WAIT = 120.0  # an upper bound on waiting for the server, never a measured time
 
@@ -104,6 +111,115 @@ def test_reads_are_rate_limited_per_address_and_finished_games_more(tmp_path: Pa
         codes = [client.get("/api/tables/nope/replay").status_code for _ in range(5)]
         assert codes == [404] * 3 + [429] * 2
         assert client.get("/api/tables/nope").status_code == 404  # other reads go on
+
+
+# ------------------------------------------------------------------------------- waiting tables expire
+def _lobby(client: TestClient) -> Any:
+    return client.app.state.lobby()  # type: ignore[attr-defined]
+
+
+def _in_store(client: TestClient, table_id: str) -> dict[str, int]:
+    """The rows a table has in the store, by table (tables, seats, table_options)."""
+    lobby = _lobby(client)
+
+    async def job(c: AsyncConnection) -> dict[str, int]:
+        counts = {}
+        for name, table, column in (
+            ("tables", tables, tables.c.id),
+            ("seats", seats, seats.c.table_id),
+            ("table_options", table_options, table_options.c.table_id),
+        ):
+            q = sa.select(sa.func.count()).select_from(table).where(column == table_id)
+            counts[name] = int((await c.execute(q)).scalar_one())
+        return counts
+
+    found: dict[str, int] = client.portal.call(lobby.store._run, job)  # type: ignore[union-attr]
+    return found
+
+
+def _made_ago(client: TestClient, table_id: str, seconds: float) -> None:
+    """Set a table's creation ``seconds`` back in the store (as if made then)."""
+
+    async def job(c: AsyncConnection) -> None:
+        await c.execute(tables.update().where(tables.c.id == table_id).values(created_at=time.time() - seconds))
+
+    client.portal.call(_lobby(client).store._run, job)  # type: ignore[union-attr]
+
+
+def _until(check: Any, what: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_waiting_tables_nobody_used_are_deleted_by_the_sweeper(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, waiting_expiry=1.0, evict_after=3600.0)
+    gone = {"tables": 0, "seats": 0, "table_options": 0}
+    with running(settings) as (client, stack):
+        lobby = _lobby(client)
+        left = client.post("/api/tables", json={"players": 2, "name": "Ana"}).json()
+        sat = client.post("/api/tables", json={"players": 2, "name": "Bo"}).json()
+        ws = connect(client, sat["table_id"], sat["token"], 0, stack)
+        ws.expect("hello")
+        started = client.post("/api/tables", json={"players": 2, "name": "Cy"}).json()
+        answer = client.post(f"/api/tables/{started['table_id']}/start", headers={"X-Seat-Token": started["token"]})
+        assert answer.status_code == 200
+        assert _in_store(client, left["table_id"]) == {"tables": 1, "seats": 2, "table_options": 1}
+        # nobody used it for a second: deleted, from memory and from the store
+        _until(lambda: _in_store(client, left["table_id"]) == gone, "the unused waiting table was not deleted")
+        assert left["table_id"] not in lobby.tables and lobby.waiting_deleted == 1
+        assert client.get(f"/api/tables/{left['table_id']}").status_code == 404
+        time.sleep(1.5)  # the sweeper ran meanwhile: a table with a socket open, or started, stays
+        assert sat["table_id"] in lobby.tables and _in_store(client, sat["table_id"])["tables"] == 1
+        assert _in_store(client, started["table_id"])["tables"] == 1
+        assert client.get(f"/api/tables/{started['table_id']}").json()["status"] == "playing"
+        # once its socket left, it goes a second later too
+        ws.ws.close()
+        _until(lambda: _in_store(client, sat["table_id"]) == gone, "the table was not deleted once its socket left")
+        assert lobby.waiting_deleted == 2 and _in_store(client, started["table_id"])["tables"] == 1
+
+
+def test_an_evicted_waiting_table_expires_counted_from_its_last_use(tmp_path: Path) -> None:
+    # the sweeper (every 15 s here) plays no part: the test calls its steps itself
+    settings = server_settings(tmp_path, waiting_expiry=100.0, evict_after=30.0)
+    with running(settings) as (client, _stack):
+        lobby = _lobby(client)
+        table_id = client.post("/api/tables", json={"players": 2, "name": "Ana"}).json()["table_id"]
+        lobby.tables[table_id].touched -= 40.0  # last used 40 s ago: evicted from memory
+        assert client.portal.call(lobby.sweep) == [table_id]  # type: ignore[union-attr]
+        _made_ago(client, table_id, 200.0)  # made long before the expiry ...
+        # ... but used 40 s ago: kept
+        assert client.portal.call(lobby.expire_waiting) == []  # type: ignore[union-attr]
+        assert _in_store(client, table_id)["tables"] == 1
+        lobby._last_used[table_id] -= 70.0  # last used 110 s ago: deleted
+        assert client.portal.call(lobby.expire_waiting) == [table_id]  # type: ignore[union-attr]
+        assert _in_store(client, table_id) == {"tables": 0, "seats": 0, "table_options": 0}
+        assert client.get(f"/api/tables/{table_id}").status_code == 404
+        # a request for one evicted counts as a use: loaded again, it is kept
+        other = client.post("/api/tables", json={"players": 2, "name": "Bo"}).json()["table_id"]
+        lobby.tables[other].touched -= 150.0
+        assert client.portal.call(lobby.sweep) == [other]  # type: ignore[union-attr]
+        _made_ago(client, other, 200.0)
+        assert client.get(f"/api/tables/{other}").json()["status"] == "waiting"
+        assert client.portal.call(lobby.expire_waiting) == []  # type: ignore[union-attr]
+        assert client.post(f"/api/tables/{other}/join", json={"name": "Cy"}).status_code == 200
+
+
+def test_waiting_tables_made_before_the_expiry_are_deleted_at_start_up(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, evict_after=3600.0)  # the default expiry: a day
+    with running(settings) as (client, _stack):
+        old = client.post("/api/tables", json={"players": 2, "name": "Ana"}).json()["table_id"]
+        new = client.post("/api/tables", json={"players": 2, "name": "Bo"}).json()["table_id"]
+        client.post(f"/api/tables/{old}/join", json={"name": "Cy"})
+        _made_ago(client, old, 2 * 86_400.0)
+        _made_ago(client, new, 86_000.0)  # not quite a day
+    with running(settings) as (client, _stack):
+        assert _lobby(client).waiting_deleted == 1
+        assert _in_store(client, old) == {"tables": 0, "seats": 0, "table_options": 0}
+        assert client.get(f"/api/tables/{old}").status_code == 404
+        assert client.get(f"/api/tables/{new}").json()["status"] == "waiting"
+        assert new in _lobby(client).tables
 
 
 # ------------------------------------------------------------------------------- behind a proxy

@@ -30,6 +30,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         get_burst=max(60, int(3 * args.get_rate)),
         max_waiting=args.max_waiting,
         max_waiting_per_address=args.max_waiting_per_address,
+        waiting_expiry=args.waiting_expiry,
         hint_samples=args.hint_samples,
         review_samples=args.review_samples,
         review_max_samples=max(64, args.review_samples),
@@ -118,6 +119,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=_positive,
         default=20,
         help="tables waiting for players one client address may have made",
+    )
+    p.add_argument(
+        "--waiting-expiry",
+        type=_positive,
+        default=86_400,
+        metavar="SECONDS",
+        help="a table nobody started and nobody used for this long is deleted (default 86400: a day)",
     )
     p.add_argument(
         "--forwarded-allow-ips",

@@ -73,7 +73,9 @@ class Settings:
     max_waiting_per_address: int = 20
     """... and per client address that made them."""
     waiting_expiry: float = 86_400.0
-    """Seconds after which a table nobody started stops counting against the caps."""
+    """Seconds after which a table nobody started stops counting against the caps; once nobody
+    used it either (no socket, join or request) for that long it is deleted, from memory and from
+    the store, by the sweeper and at start-up (``liverpool serve --waiting-expiry``)."""
     limiter_keys: int = 10_000
     """Client addresses each rate limiter remembers at most (the least recently seen go first)."""
     seeds: Callable[[str], int] = field(default=secret_seed)

@@ -12,20 +12,25 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
 from ..bots import names as bot_names
 from ..game import Game
 from ..rules import PRESETS, RuleSet, option_fields
+from . import store as schema
 from .advice import Workers, json_bytes, record_bytes, record_of, replay_bytes, review_answer
+from .chat import chat_lines
 from .config import Settings
 from .limits import RateLimiter
 from .names import bot_seat_name
-from .pacing import load_table_options, save_table_options
+from .pacing import load_table_options, save_table_options, table_options
 from .protocol import CreateTable, SeatSpec
-from .ratings import is_rated, mark_unrated, record_finished
+from .ratings import is_rated, mark_unrated, record_finished, unrated_tables
 from .store import Store
 from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_to_store, new_token
 
-__all__ = ["Lobby", "option_fields", "rules_for"]
+__all__ = ["Lobby", "delete_waiting_tables", "option_fields", "rules_for", "waiting_made_before"]
 
 log = logging.getLogger("liverpool.server")
 
@@ -59,6 +64,48 @@ def rules_for(preset: str, options: dict[str, Any], players: int | None = None) 
     return rules
 
 
+async def waiting_made_before(store: Store, cutoff: float) -> list[tuple[str, float]]:
+    """The tables of the store still waiting for players made before ``cutoff`` (a time of
+    ``time.time()``): (id, made at), oldest first."""
+
+    async def job(c: AsyncConnection) -> list[tuple[str, float]]:
+        q = (
+            sa.select(schema.tables.c.id, schema.tables.c.created_at)
+            .where(schema.tables.c.status == "waiting", schema.tables.c.created_at < cutoff)
+            .order_by(schema.tables.c.created_at)
+        )
+        return [(str(i), float(at)) for i, at in (await c.execute(q)).all()]
+
+    found: list[tuple[str, float]] = await store._run(job)
+    return found
+
+
+async def delete_waiting_tables(store: Store, table_ids: list[str]) -> list[str]:
+    """Delete from the store those of ``table_ids`` still waiting for players, with their seats,
+    options, chat and markers, in one transaction (a table that started meanwhile is left alone):
+    the ids deleted."""
+
+    async def job(c: AsyncConnection) -> list[str]:
+        gone: list[str] = []
+        for i in range(0, len(table_ids), 500):
+            chunk = table_ids[i : i + 500]
+            q = sa.select(schema.tables.c.id).where(schema.tables.c.id.in_(chunk), schema.tables.c.status == "waiting")
+            ids = [str(t) for t in (await c.execute(q)).scalars()]
+            if not ids:
+                continue
+            children = (schema.seats, schema.actions, schema.reviews, table_options, chat_lines, unrated_tables)
+            for child in children:
+                await c.execute(child.delete().where(child.c.table_id.in_(ids)))
+            r = schema.rematches.c
+            await c.execute(schema.rematches.delete().where(r.rematch_id.in_(ids) | r.table_id.in_(ids)))
+            await c.execute(schema.tables.delete().where(schema.tables.c.id.in_(ids)))
+            gone += ids
+        return gone
+
+    deleted: list[str] = await store._run(job)
+    return deleted
+
+
 def _new_table_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
@@ -76,6 +123,9 @@ class Lobby:
         self.heavy_limits = RateLimiter(settings.heavy_rate, settings.heavy_burst, keys)
         # the tables waiting for players that count against the caps: id -> (made at, by address)
         self._waiting: dict[str, tuple[float, str | None]] = {}
+        # when the waiting tables evicted from memory were last used (time.time()): their expiry
+        self._last_used: dict[str, float] = {}
+        self.waiting_deleted = 0
         self.hint_workers = Workers(settings.hint_workers, "hints")
         self.review_workers = Workers(settings.review_workers, "reviews")
         self.bot_workers = Workers(settings.bot_workers, "bots")
@@ -273,7 +323,10 @@ class Lobby:
         return new_table, seat.index, given
 
     async def rebuild(self) -> int:
-        """Load every unfinished table of the store; games go on from their logs. The count."""
+        """Load every unfinished table of the store; games go on from their logs. The count.
+        Tables waiting for players made ``waiting_expiry`` seconds ago or more are deleted
+        first (a restart does not know when they were last used: they count from their creation)."""
+        await self.expire_waiting()
         count = 0
         for table_id in await self.store.unfinished():
             if await self._load(table_id) is not None:
@@ -362,8 +415,12 @@ class Lobby:
             log.exception("table %s: cannot rebuild it from the store; left out", table_id)
             return None
         self.tables[table_id] = table
-        if table.status == "waiting" and table_id not in self._waiting:
-            self._waiting[table_id] = (row["created_at"], None)
+        if table.status == "waiting":
+            if table_id not in self._waiting:
+                self._waiting[table_id] = (row["created_at"], None)
+            # its expiry counts from its last use, not from this load (a :meth:`get` counts as one)
+            used = max(row["created_at"], self._last_used.pop(table_id, row["created_at"]))
+            table.touched = min(table.touched, table.touched - (time.time() - used))
         return table
 
     # ------------------------------------------------------------------ finished tables leave memory
@@ -374,13 +431,18 @@ class Lobby:
             self._sweeper = asyncio.create_task(self._sweep_loop(), name="liverpool-lobby-sweeper")
 
     async def _sweep_loop(self) -> None:
-        every = min(60.0, max(0.05, self.settings.evict_after / 2))
+        settings = self.settings
+        every = min(60.0, max(0.05, min(settings.evict_after, settings.waiting_expiry) / 2))
         while True:
             await asyncio.sleep(every)
             try:
                 await self.sweep()
             except Exception:  # the sweeper must go on
                 log.exception("evicting idle tables failed")
+            try:
+                await self.expire_waiting()
+            except Exception:
+                log.exception("deleting expired waiting tables failed")
 
     async def sweep(self) -> list[str]:
         """Evict the finished tables, and the tables still waiting for players, with no socket for
@@ -394,8 +456,39 @@ class Lobby:
                 if self.tables.get(table_id) is table:
                     del self.tables[table_id]
                     gone.append(table_id)
+                    if table.status == "waiting":  # its expiry goes on counting from its last use
+                        self._last_used[table_id] = time.time() - (now - table.touched)
         if gone:
             log.info("evicted %d idle table(s) from memory", len(gone))
+        return gone
+
+    async def expire_waiting(self) -> list[str]:
+        """Delete the tables waiting for players nobody used for ``waiting_expiry`` seconds, from
+        memory and from the store (seats, tokens' hashes, options, chat): no socket open to one
+        and no creation, join, request or socket for it within that time (a table evicted from
+        memory counts from its last use while in memory; after a restart, from its creation).
+        Their ids."""
+        expiry = self.settings.waiting_expiry
+        wall, now = time.time(), asyncio.get_running_loop().time()
+        expired: list[str] = []
+        async with self._loading:  # no load of a table meanwhile (:meth:`get` waits)
+            for table_id, table in list(self.tables.items()):
+                if table.status == "waiting" and table.idle_over(now, expiry) and not table.lock.locked():
+                    await table.stop()
+                    if self.tables.get(table_id) is table:
+                        del self.tables[table_id]
+                        expired.append(table_id)
+            for table_id, made in await waiting_made_before(self.store, wall - expiry):
+                unused = self._last_used.get(table_id, made) <= wall - expiry
+                if unused and table_id not in self.tables and table_id not in expired:
+                    expired.append(table_id)
+            gone = await delete_waiting_tables(self.store, expired) if expired else []
+        for table_id in expired:
+            self._waiting.pop(table_id, None)
+            self._last_used.pop(table_id, None)
+        if gone:
+            self.waiting_deleted += len(gone)
+            log.info("deleted %d table(s) nobody started for %g s", len(gone), expiry)
         return gone
 
     async def record(self, table_id: str) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Nothing heavy on the event loop: a real server (uvicorn on a free 127.0.0.1 port, real
-sockets), bots moving in worker processes and finished games' replays made once in a worker and
-then sent as kept. A table's deliberately slow bot, and 20 replays asked for at once, never
-hold up the acknowledgement of a person's move at another table."""
+sockets), bots moving in worker processes, finished games' replays made once in a worker and
+then sent as kept, and a table evicted from memory replayed from its log in a worker when it is
+loaded again. A table's deliberately slow bot, 20 replays asked for at once and a slow rebuild
+never hold up the acknowledgement of a person's move at another table."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ pytest.importorskip("websockets")
 import uvicorn
 from websockets.sync.client import connect
 
+from liverpool import Game
 from liverpool.actions import Action
 from liverpool.bots import BOTS, Bot
-from liverpool.server import Settings, create_app
+from liverpool.server import Settings, advice, create_app
 from server_helpers import server_settings
 
 WAIT = 120.0  # an upper bound on waiting, never a measured time
@@ -45,6 +47,16 @@ class SlowBot(Bot):
         while time.perf_counter() < end:
             n += 1
         return legal[0]
+
+
+def slow_rebuild(record: dict[str, Any]) -> Game:
+    """``advice.rebuild_game`` after :data:`SLOW` seconds of pure-Python work (in the replay
+    worker: this module is importable there)."""
+    end = time.perf_counter() + SLOW
+    n = 0
+    while time.perf_counter() < end:
+        n += 1
+    return Game.from_record(record)
 
 
 def _free_port() -> int:
@@ -214,3 +226,41 @@ def test_twenty_replays_at_once_are_made_once_and_never_stall_a_table(tmp_path: 
         assert len(set(replays)) == 1 and len(replays[0]) > 100_000
         assert json.loads(replays[0])["frames"][0]["step"] == 0
         assert len(times) >= 5 and max(times) < 1.0, sorted(times)[-5:]
+
+
+def test_a_slow_rebuild_of_an_evicted_table_never_delays_acknowledgements_at_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = server_settings(tmp_path, bot_workers=1, replay_workers=1, evict_after=0.3)
+    with _serve(settings) as (base, app), ExitStack() as stack:
+        lobby = app.state.lobby()
+        made = _post(
+            base,
+            "/api/tables",
+            {"players": 2, "name": "Di", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "medium"}]},
+        )
+        table_id = made["table_id"]
+        with ExitStack() as inner:
+            seat = Seat(base, table_id, made["token"], inner)
+            seat.ws.send(json.dumps({"type": "autoplay", "on": True}))
+            _post(base, f"/api/tables/{table_id}/start", {}, token=made["token"])
+            while not seat.over:
+                seat.recv()
+        assert len(_get(base, f"/api/tables/{table_id}/replay")) > 1000  # the replay worker is up
+        deadline = time.monotonic() + WAIT
+        while table_id in lobby.tables:  # nobody is connected: it leaves memory
+            assert time.monotonic() < deadline, "the finished table was not evicted"
+            time.sleep(0.05)
+        people = _two_people(base, stack)
+        monkeypatch.setattr(advice, "rebuild_game", slow_rebuild)
+        with ThreadPoolExecutor(1) as pool:
+            started = time.perf_counter()
+            loading = pool.submit(_get, base, f"/api/tables/{table_id}")  # loads it: rebuilt from its log
+            times = _acks(people, SLOW)
+            info = json.loads(loading.result(timeout=WAIT))
+            took = time.perf_counter() - started
+    assert info["status"] == "over" and table_id in lobby.tables
+    assert took >= SLOW, took  # the rebuild was slow ...
+    # ... and no acknowledgement at the other table waited for it (on the event loop, the replay
+    # would hold every acknowledgement meanwhile for SLOW seconds)
+    assert len(times) >= 5 and max(times) < SLOW / 2, sorted(times)[-5:]

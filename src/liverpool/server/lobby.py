@@ -10,6 +10,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
+from concurrent.futures import BrokenExecutor
 from typing import Any
 
 import sqlalchemy as sa
@@ -18,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from ..bots import names as bot_names
 from ..game import Game
 from ..rules import PRESETS, RuleSet, option_fields
+from . import advice
 from . import store as schema
 from .advice import Workers, json_bytes, record_bytes, record_of, replay_bytes, review_answer
 from .chat import chat_lines
@@ -396,7 +398,7 @@ class Lobby:
                     s.disconnected_at = now
             if row["status"] in ("playing", "over"):
                 record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": actions}
-                game = Game.from_record(record)
+                game = await self._rebuild_game(record)
                 if row["status"] == "playing" and game.is_over:
                     # its last action committed without the result (a server before issue 21 that
                     # crashed between its two commits): publish it now
@@ -422,6 +424,14 @@ class Lobby:
             used = max(row["created_at"], self._last_used.pop(table_id, row["created_at"]))
             table.touched = min(table.touched, table.touched - (time.time() - used))
         return table
+
+    async def _rebuild_game(self, record: dict[str, Any]) -> Game:
+        """A table's game replayed from its record off the event loop: in a replay worker (a
+        thread with ``replay_workers`` 0, or when the worker process died meanwhile)."""
+        try:
+            return await self.replay_workers.run(advice.rebuild_game, record)
+        except BrokenExecutor:
+            return await asyncio.to_thread(advice.rebuild_game, record)
 
     # ------------------------------------------------------------------ finished tables leave memory
     def start(self) -> None:

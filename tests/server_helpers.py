@@ -1,12 +1,21 @@
 """Helpers of the server tests: settings for tests, a socket wrapper with a receive timeout, a
-table of four people driven by the test next to a shadow game, and the policy that makes a game
-go through every kind of action."""
+table of four people driven by the test next to a shadow game, the policy that makes a game
+go through every kind of action, and a real server on a free 127.0.0.1 port (``liverpool serve``
+in a subprocess, or uvicorn in a thread of the test)."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +24,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
@@ -322,9 +332,12 @@ def downgrade_store(db: Path, revision: str) -> None:
 
 __all__ = [
     "DATABASES",
+    "LIVERPOOL",
+    "SERVER_WAIT",
     "WANTED",
     "Discard",
     "Harness",
+    "Served",
     "Sock",
     "autoplay_to_end",
     "connect",
@@ -333,13 +346,126 @@ __all__ = [
     "database_for",
     "downgrade_store",
     "find_coverage_seed",
+    "free_port",
+    "listening",
+    "liverpool_serve",
     "normal",
     "policy",
     "rebuild",
     "running",
     "seeds_from",
     "server_settings",
+    "uvicorn_thread",
 ]
+
+
+# ------------------------------------------------------------------------------ a real server
+LIVERPOOL = [sys.executable, "-c", "import sys; from liverpool.cli import main; sys.exit(main())"]
+"""The ``liverpool`` command, run by this interpreter (so the tests' checkout of the package)."""
+SERVER_WAIT = 120.0
+"""An upper bound on waiting for a server to start or stop, never a measured time."""
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 free now (the OS's choice)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def listening(port: int) -> bool:
+    """True when something accepts connections on 127.0.0.1:``port``."""
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+@dataclass
+class Served:
+    """A running server: its port (on 127.0.0.1) and, for ``liverpool serve``, its process and
+    the file its stdout and stderr go to."""
+
+    port: int
+    proc: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def output(self) -> str:
+        """What the process wrote so far (stdout and stderr)."""
+        return self.log.read_text(errors="replace") if self.log is not None and self.log.exists() else ""
+
+
+@contextmanager
+def liverpool_serve(
+    tmp_path: Path,
+    *args: str,
+    database: str | None = None,
+    log_level: str | None = "warning",
+    log: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> Iterator[Served]:
+    """``liverpool serve`` in a subprocess on a free port, on this test's store
+    (:func:`database_for`, SQLite or the PostgreSQL run's database, unless ``database``), with
+    ``args`` besides; yields once its socket accepts connections (uvicorn listens once the app
+    started), and stops it with SIGINT (SIGKILL after :data:`SERVER_WAIT`) unless it ended.
+    ``log_level`` None: the default (info, the access log on). Its stdout and stderr go to
+    ``log`` (default: a file in ``tmp_path``)."""
+    port = free_port()
+    log = log if log is not None else tmp_path / f"serve-{port}.log"
+    cmd = [*LIVERPOOL, "serve", "--port", str(port), "--database", database or database_for(tmp_path)]
+    cmd += ["--log-level", log_level] if log_level is not None else []
+    environ = os.environ | (env or {}) | {"PYTHONUNBUFFERED": "1"}
+    with log.open("ab") as out:
+        proc = subprocess.Popen([*cmd, *args], stdout=out, stderr=subprocess.STDOUT, env=environ)
+    served = Served(port, proc, log)
+    try:
+        deadline = time.monotonic() + SERVER_WAIT
+        while not listening(port):
+            assert proc.poll() is None, f"the server stopped ({proc.returncode}): {served.output()[-3000:]}"
+            assert time.monotonic() < deadline, f"the server did not start: {served.output()[-3000:]}"
+            time.sleep(0.05)
+        yield served
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=SERVER_WAIT)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@contextmanager
+def uvicorn_thread(settings: Settings) -> Iterator[tuple[Served, FastAPI]]:
+    """The app of ``settings`` served by uvicorn in a thread of this process, on a free port
+    (real sockets; the test can reach the app, e.g. ``app.state.lobby()``): (served, app)."""
+    import uvicorn
+
+    app = create_app(settings)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, name=f"uvicorn-{port}", daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + SERVER_WAIT
+        while not server.started:
+            assert thread.is_alive(), "the server stopped"
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        yield Served(port), app
+    finally:
+        server.should_exit = True
+        thread.join(timeout=SERVER_WAIT)
 
 
 def head_revision() -> str:

@@ -1,19 +1,13 @@
 """The server's limits: reads rate-limited per address (finished games' reads more strictly),
-caps on tables waiting for players (all and per address), the limiter's buckets evicted by age
-one at a time, and ``--forwarded-allow-ips`` (a real ``liverpool serve`` behind a "proxy")."""
+caps on tables waiting for players (all and per address) and their expiry (deleted once nobody
+used them for ``waiting_expiry``, by the sweeper and at start-up), the limiter's buckets evicted
+by age one at a time, and ``--forwarded-allow-ips`` (a real ``liverpool serve`` behind a "proxy")."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from liverpool.server.limits import RateLimiter
 from liverpool.server.pacing import table_options
 from liverpool.server.store import seats, tables
-from server_helpers import connect, running, server_settings
+from server_helpers import connect, liverpool_serve, running, server_settings
 
 WAIT = 120.0  # an upper bound on waiting for the server, never a measured time
 
@@ -223,13 +217,6 @@ def test_waiting_tables_made_before_the_expiry_are_deleted_at_start_up(tmp_path:
 
 
 # ------------------------------------------------------------------------------- behind a proxy
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def _get(url: str, forwarded: str) -> int:
     req = urllib.request.Request(url, headers={"X-Forwarded-For": forwarded})
     try:
@@ -239,54 +226,15 @@ def _get(url: str, forwarded: str) -> int:
         return int(exc.code)
 
 
-@contextmanager
-def _serve(tmp_path: Path, *extra: str) -> Iterator[str]:
-    port = _free_port()
-    cmd = [
-        sys.executable,
-        "-c",
-        "import sys; from liverpool.cli import main; sys.exit(main(sys.argv[1:]))",
-        "serve",
-        "--port",
-        str(port),
-        "--database",
-        f"sqlite:///{tmp_path / f'store{port}.db'}",
-        "--log-level",
-        "warning",
-        *extra,
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + WAIT
-        while True:
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            try:
-                with urllib.request.urlopen(f"{base}/", timeout=5):
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def test_forwarded_allow_ips_gives_each_player_behind_a_trusted_proxy_their_own_bucket(tmp_path: Path) -> None:
     def burst(base: str, forwarded: str) -> list[int]:
         return [_get(f"{base}/api/presets", forwarded) for _ in range(61)]
 
     # the proxy (127.0.0.1 here) trusted: two players behind it are limited apart
-    with _serve(tmp_path, "--get-rate", "0.01", "--forwarded-allow-ips", "127.0.0.1") as base:
-        assert burst(base, "203.0.113.7")[-1] == 429  # 60 at once, the 61st refused
-        assert _get(f"{base}/api/presets", "198.51.100.9") == 200
+    with liverpool_serve(tmp_path, "--get-rate", "0.01", "--forwarded-allow-ips", "127.0.0.1") as served:
+        assert burst(served.http, "203.0.113.7")[-1] == 429  # 60 at once, the 61st refused
+        assert _get(f"{served.http}/api/presets", "198.51.100.9") == 200
     # not trusted: the header is ignored, every player shares the proxy's bucket
-    with _serve(tmp_path, "--get-rate", "0.01", "--forwarded-allow-ips", "192.0.2.1") as base:
-        assert burst(base, "203.0.113.7")[-1] == 429
-        assert _get(f"{base}/api/presets", "198.51.100.9") == 429
+    with liverpool_serve(tmp_path, "--get-rate", "0.01", "--forwarded-allow-ips", "192.0.2.1") as served:
+        assert burst(served.http, "203.0.113.7")[-1] == 429
+        assert _get(f"{served.http}/api/presets", "198.51.100.9") == 429

@@ -5,11 +5,6 @@ anywhere in what the process wrote to stdout and stderr."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -24,14 +19,9 @@ pytest.importorskip("websockets")
 
 from websockets.sync.client import connect
 
+from server_helpers import liverpool_serve
+
 WAIT = 120.0  # an upper bound on waiting for the server, never a measured time
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _http(url: str, body: dict[str, Any] | None = None, token: str | None = None) -> tuple[int, Any]:
@@ -70,37 +60,11 @@ def _until_over(ws: Any) -> list[dict[str, Any]]:
 
 
 def test_no_token_password_or_session_in_the_servers_logs(tmp_path: Path) -> None:
-    port = _free_port()
-    out, err = tmp_path / "stdout.log", tmp_path / "stderr.log"
-    cmd = [
-        sys.executable,
-        "-c",
-        "import sys; from liverpool.cli import main; sys.exit(main(sys.argv[1:]))",
-        "serve",
-        "--port",
-        str(port),
-        "--database",
-        f"sqlite:///{tmp_path / 'store.db'}",
-        "--bot-delay",
-        "0",
-        "--buy-window",
-        "0",
-    ]  # the default --log-level (info): uvicorn's access log is on
-    with out.open("wb") as fout, err.open("wb") as ferr:
-        proc = subprocess.Popen(cmd, stdout=fout, stderr=ferr, env=os.environ.copy())
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    log = tmp_path / "serve.log"
     tokens: list[str] = []
-    try:
-        deadline = time.monotonic() + WAIT
-        while True:
-            assert proc.poll() is None, err.read_text()
-            try:
-                if _http(f"{base}/api/presets")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+    # the default --log-level (info): uvicorn's access log is on
+    with liverpool_serve(tmp_path, "--bot-delay", "0", "--buy-window", "0", log_level=None, log=log) as served:
+        base, ws_base = served.http, served.ws
         status, made = _http(f"{base}/api/tables", {"players": 2, "name": "Ana"})
         assert status == 200, made
         table_id = made["table_id"]
@@ -131,14 +95,7 @@ def test_no_token_password_or_session_in_the_servers_logs(tmp_path: Path) -> Non
         assert _http(f"{base}/?join={table_id}&token={tokens[1]}")[0] == 200
         assert _http(f"{base}/api/tables/{table_id}?session=s3ss10n-v4lue&password=hunter2-pw")[0] == 200
         assert _http(f"{base}/api/tables/{table_id}/record")[0] == 200
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    logs = out.read_text(errors="replace") + err.read_text(errors="replace")
+    logs = log.read_text(errors="replace")  # stdout and stderr
     # the log is there and says what happened (else the test would prove nothing) ...
     assert f"/api/tables/{table_id}/start" in logs and "WebSocket /ws/tables/" in logs, logs[-3000:]
     assert "token=[redacted]" in logs and "password=[redacted]" in logs, logs[-3000:]

@@ -7,13 +7,11 @@ never hold up the acknowledgement of a person's move at another table."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +20,13 @@ import pytest
 pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-import uvicorn
 from websockets.sync.client import connect
 
 from liverpool import Game
 from liverpool.actions import Action
 from liverpool.bots import BOTS, Bot
-from liverpool.server import Settings, advice, create_app
-from server_helpers import server_settings
+from liverpool.server import advice
+from server_helpers import server_settings, uvicorn_thread
 
 WAIT = 120.0  # an upper bound on waiting, never a measured time
 SLOW = 3.0  # seconds the slow bot thinks, burning the CPU in Python (it would hold a loop it ran on)
@@ -57,31 +54,6 @@ def slow_rebuild(record: dict[str, Any]) -> Game:
     while time.perf_counter() < end:
         n += 1
     return Game.from_record(record)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@contextmanager
-def _serve(settings: Settings) -> Iterator[tuple[str, Any]]:
-    app = create_app(settings)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"127.0.0.1:{port}", app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=60)
 
 
 def _post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
@@ -166,7 +138,8 @@ def test_a_slow_bot_at_one_table_never_delays_acknowledgements_at_another(tmp_pa
     BOTS[SlowBot.name] = SlowBot
     try:
         settings = server_settings(tmp_path, bot_workers=1, replay_workers=1)
-        with _serve(settings) as (base, _app), ExitStack() as stack:
+        with uvicorn_thread(settings) as (served, _app), ExitStack() as stack:
+            base = served.address
             slow = _post(
                 base,
                 "/api/tables",
@@ -203,7 +176,8 @@ def test_a_slow_bot_at_one_table_never_delays_acknowledgements_at_another(tmp_pa
 
 def test_twenty_replays_at_once_are_made_once_and_never_stall_a_table(tmp_path: Path) -> None:
     settings = server_settings(tmp_path, bot_workers=1, replay_workers=1)
-    with _serve(settings) as (base, app), ExitStack() as stack:
+    with uvicorn_thread(settings) as (served, app), ExitStack() as stack:
+        base = served.address
         # a whole game of four seats, every one played by its bot (the stand-in for the person)
         made = _post(
             base,
@@ -232,7 +206,8 @@ def test_a_slow_rebuild_of_an_evicted_table_never_delays_acknowledgements_at_ano
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings = server_settings(tmp_path, bot_workers=1, replay_workers=1, evict_after=0.3)
-    with _serve(settings) as (base, app), ExitStack() as stack:
+    with uvicorn_thread(settings) as (served, app), ExitStack() as stack:
+        base = served.address
         lobby = app.state.lobby()
         made = _post(
             base,

@@ -4,9 +4,6 @@ lists every status it answers, each error with the one model the server sends
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,39 +14,20 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("schemathesis")
 
 import schemathesis
-import uvicorn
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import positive_data_acceptance
 
-from liverpool.server import create_app
-from server_helpers import server_settings
+from server_helpers import server_settings, uvicorn_thread
 
 WAIT = 60.0  # an upper bound on waiting for the server, never a measured time
 EXAMPLES = 30  # per route: about 400 cases in all, under half a minute
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp: Path = tmp_path_factory.mktemp("openapi")
-    app = create_app(server_settings(tmp, max_waiting=100_000, max_waiting_per_address=100_000))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + WAIT
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
+    with uvicorn_thread(server_settings(tmp, max_waiting=100_000, max_waiting_per_address=100_000)) as (served, _app):
+        yield served.http
 
 
 @pytest.fixture(scope="module")

@@ -6,23 +6,19 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import threading
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-uvicorn = pytest.importorskip("uvicorn")
+pytest.importorskip("uvicorn")
 pytest.importorskip("websockets")
 
-from liverpool.server import create_app  # noqa: E402
-from liverpool.tui.watch import watch_lines  # noqa: E402
-from server_helpers import server_settings  # noqa: E402
+from liverpool.tui.watch import watch_lines
+from server_helpers import server_settings, uvicorn_thread
 
 
 def _post(base: str, path: str, body: dict[str, Any], token: str | None = None) -> Any:
@@ -35,19 +31,9 @@ def _post(base: str, path: str, body: dict[str, Any], token: str | None = None) 
 
 
 def test_watch_table_follows_a_game_to_its_end(tmp_path: Path) -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     settings = server_settings(tmp_path, grace=0.0, bot_delay=0.01)
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-        base = f"http://127.0.0.1:{port}"
+    with uvicorn_thread(settings) as (served, _app):
+        base = served.http
         made = _post(
             base,
             "/api/tables",
@@ -83,9 +69,6 @@ def test_watch_table_follows_a_game_to_its_end(tmp_path: Path) -> None:
         assert any(line.startswith("Bea (easy bot) ") for line in lines), out
         assert sum(line.startswith("Scores: Ana ") for line in lines) == 2, out
         assert "* Ana left the table." not in out  # Ana never connected: a bot played her seat
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
 
 
 def test_watch_lines_of_messages() -> None:

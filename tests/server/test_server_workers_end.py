@@ -6,9 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -18,18 +15,12 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
+from server_helpers import liverpool_serve
+
 if not Path("/proc/self/stat").exists():  # pragma: no cover - the process table is read from /proc
     pytest.skip("needs Linux's /proc to find the server's children", allow_module_level=True)
 
 WAIT = 60.0  # an upper bound, never a measured time
-MAIN = "import sys; from liverpool.cli import main; sys.exit(main())"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _children(pid: int) -> list[int]:
@@ -62,42 +53,27 @@ def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str,
 
 
 def test_hint_workers_end_after_the_server_is_killed(tmp_path: Path) -> None:
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = os.environ | {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    server = subprocess.Popen(
-        [sys.executable, "-c", MAIN, "serve", "--port", str(port), "--database",
-         f"sqlite:///{tmp_path / 'l.db'}", "--log-level", "warning"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
     workers: list[int] = []
-    try:
-        deadline = time.monotonic() + WAIT
-        while True:
-            assert server.poll() is None, "the server stopped"
-            assert time.monotonic() < deadline, "the server did not answer"
-            try:
-                made = _post(f"{base}/api/tables", {"players": 2, "seats": [{"kind": "human"},
-                             {"kind": "bot", "bot": "easy"}], "name": "Ana"})  # fmt: skip
-                break
-            except OSError:
+    with liverpool_serve(tmp_path) as served:
+        server = served.proc
+        assert server is not None
+        try:
+            deadline = time.monotonic() + WAIT
+            seats = [{"kind": "human"}, {"kind": "bot", "bot": "easy"}]
+            made = _post(f"{served.http}/api/tables", {"players": 2, "seats": seats, "name": "Ana"})
+            _post(f"{served.http}/api/tables/{made['table_id']}/start", {}, token=made["token"])  # warms a hint worker
+            while not workers:
+                assert time.monotonic() < deadline, "no worker process started"
+                workers = [c for c in _children(server.pid) if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()]
                 time.sleep(0.1)
-        _post(f"{base}/api/tables/{made['table_id']}/start", {}, token=made["token"])  # warms a hint worker
-        while not workers:
-            assert time.monotonic() < deadline, "no worker process started"
-            workers = [c for c in _children(server.pid) if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()]
-            time.sleep(0.1)
-        time.sleep(1.0)  # the worker runs its initializer (it imports the analysis first)
-        workers = _children(server.pid)  # the pool's workers and multiprocessing's resource tracker
-        os.kill(server.pid, signal.SIGKILL)
-        server.wait(timeout=30)
-        while any(_alive(w) for w in workers):
-            assert time.monotonic() < deadline, f"the workers {workers} outlived the killed server"
-            time.sleep(0.1)
-    finally:
-        if server.poll() is None:
-            server.kill()
+            time.sleep(1.0)  # the worker runs its initializer (it imports the analysis first)
+            workers = _children(server.pid)  # the pool's workers and multiprocessing's resource tracker
+            os.kill(server.pid, signal.SIGKILL)
             server.wait(timeout=30)
-        for w in workers:
-            if _alive(w):
-                os.kill(w, signal.SIGKILL)
+            while any(_alive(w) for w in workers):
+                assert time.monotonic() < deadline, f"the workers {workers} outlived the killed server"
+                time.sleep(0.1)
+        finally:
+            for w in workers:
+                if _alive(w):
+                    os.kill(w, signal.SIGKILL)

@@ -4,8 +4,8 @@ server's setting: TRUNCATE at 16 MB or 1 s, ``journal_size_limit`` 64 MB) agains
 ``--tables`` tasks append actions through ``Store.append`` as fast as the store commits them (each
 waits for its commit: the server's path without the engine and the sockets), for ``--seconds``
 each. Prints one JSON object: per mode the actions a second, the WAL file's largest size (sampled
-every 20 ms from another thread), the append latency (p50, p99, max: a checkpoint's stall shows in
-the max), the checkpoints and the longest one.
+every 20 ms from another thread: ``liverpool.server.filepeak``), the append latency (p50, p99,
+max: a checkpoint's stall shows in the max), the checkpoints and the longest one.
 
     python benchmarks/store.py [--seconds 20] [--tables 50]
 """
@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import math
 import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from liverpool.server.filepeak import FilePeak
 from liverpool.server.store import Store
 
 ACTION = {"type": "meld", "player": 1, "kind": "run", "cards": ["4H", "5H", "6H", "7H", "*1"]}
@@ -68,25 +67,9 @@ async def _run(db: Path, tables: int, seconds: float, checkpoints: bool) -> dict
 def measure(tables: int, seconds: float, checkpoints: bool) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "liverpool.db"
-        wal = Path(f"{db}-wal")
-        peak = 0
-        done = threading.Event()
-
-        def sample() -> None:
-            nonlocal peak
-            while not done.is_set():
-                with contextlib.suppress(FileNotFoundError):
-                    peak = max(peak, wal.stat().st_size)
-                time.sleep(0.02)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        try:
+        with FilePeak(f"{db}-wal") as wal:
             out = asyncio.run(_run(db, tables, seconds, checkpoints))
-        finally:
-            done.set()
-            sampler.join()
-        return out | {"wal_peak_mb": round(peak / 2**20, 1), "db_mb": round(db.stat().st_size / 2**20, 1)}
+        return out | {"wal_peak_mb": round(wal.peak / 2**20, 1), "db_mb": round(db.stat().st_size / 2**20, 1)}
 
 
 def main() -> None:

@@ -8,13 +8,11 @@ The transactions' tests run on both stores; the lock, the WAL and the checkpoint
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
+from liverpool.server.filepeak import FilePeak
 from liverpool.server.store import JOURNAL_SIZE_LIMIT, Store, StoreLocked
 from server_helpers import running, server_settings
 
@@ -215,17 +214,6 @@ def test_the_wal_stays_bounded_under_all_out_writes(tmp_path: Path) -> None:
     64 MB bound, while the WAL written in all is several times that (without the writer's
     checkpoints it would be the file's size: the PASSIVE checkpointer of before never caught up)."""
     db = tmp_path / "liverpool.db"
-    wal = Path(f"{db}-wal")
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            with contextlib.suppress(FileNotFoundError):
-                peak = max(peak, wal.stat().st_size)
-            time.sleep(0.02)
-
     action = {"type": "meld", "player": 1, "kind": "run", "cards": ["4H", "5H", "6H", "7H", "*1"], "pad": "x" * 400}
 
     async def table(store: Store, table_id: str, until: float) -> int:
@@ -250,13 +238,9 @@ def test_the_wal_stays_bounded_under_all_out_writes(tmp_path: Path) -> None:
         await store.close()
         return sum(counts), store
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    try:
+    with FilePeak(f"{db}-wal") as wal:  # sampled every 20 ms by another thread
         appended, store = asyncio.run(run())
-    finally:
-        done.set()
-        sampler.join()
+    peak = wal.peak
     assert store.checkpoints > 0 and store.checkpoint_busy == 0
     assert store.wal_written > 2 * JOURNAL_SIZE_LIMIT, (store.wal_written, appended)
     assert 0 < peak <= JOURNAL_SIZE_LIMIT, (peak, store.wal_peak, store.checkpoints, appended, store.commits)

@@ -5,6 +5,7 @@ by age one at a time, and ``--forwarded-allow-ips`` (a real ``liverpool serve`` 
 
 from __future__ import annotations
 
+import json
 import time
 import urllib.error
 import urllib.request
@@ -214,6 +215,29 @@ def test_waiting_tables_made_before_the_expiry_are_deleted_at_start_up(tmp_path:
         assert client.get(f"/api/tables/{old}").status_code == 404
         assert client.get(f"/api/tables/{new}").json()["status"] == "waiting"
         assert new in _lobby(client).tables
+
+
+def test_liverpool_serve_deletes_waiting_tables_after_its_waiting_expiry(tmp_path: Path) -> None:
+    with liverpool_serve(tmp_path, "--waiting-expiry", "1") as served:
+        req = urllib.request.Request(
+            f"{served.http}/api/tables",
+            data=json.dumps({"players": 2, "name": "Ana"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=30) as answer:
+            table_id = json.loads(answer.read())["table_id"]
+
+        def status(after: float) -> int:
+            time.sleep(after)
+            try:
+                with urllib.request.urlopen(f"{served.http}/api/tables/{table_id}", timeout=30) as found:
+                    return int(found.status)
+            except urllib.error.HTTPError as exc:
+                return int(exc.code)
+
+        assert status(0.0) == 200
+        # a request counts as a use: asked less often than the expiry, it goes
+        _until(lambda: status(1.5) == 404, "the waiting table was not deleted")
 
 
 # ------------------------------------------------------------------------------- behind a proxy

@@ -15,6 +15,7 @@ from liverpool import Game, RuleSet
 from liverpool.bots import get
 from liverpool.driver import play_game
 from liverpool.rules import OPTIONS
+from liverpool.server.names import BOT_NAMES, bot_seat_name
 from liverpool.server.protocol import SEATS_HIGH, SEATS_LOW
 from server_helpers import normal, running, server_settings
 
@@ -89,3 +90,10 @@ def test_the_schema_and_the_options_endpoint_give_the_form_its_range(tmp_path: P
         assert (players["minimum"], players["maximum"]) == (2, 16)
         declared = {o["name"]: o for o in client.get("/api/options").json()["options"]}
         assert (declared["min_players"]["low"], declared["max_players"]["high"]) == (2, 16)
+
+
+def test_every_bot_seat_of_the_largest_table_has_a_name_of_its_own() -> None:
+    assert len(BOT_NAMES) >= SEATS_HIGH
+    names = [bot_seat_name(seat, "medium") for seat in range(SEATS_HIGH)]
+    assert len(set(names)) == SEATS_HIGH
+    assert names[:8] == [f"{n} (medium bot)" for n in ("Ada", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal")]

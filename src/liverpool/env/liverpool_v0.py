@@ -126,7 +126,8 @@ def _rules_of(rules: str | RuleSet) -> RuleSet:
 
 
 class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
-    """The AEC environment. Arguments: ``players`` (2-8, as the rules allow), ``rules`` (a preset
+    """The AEC environment. Arguments: ``players`` (as the rules allow: 2-8 under the presets, up
+    to 16 with ``max_players``; the spaces' shapes follow), ``rules`` (a preset
     name or a :class:`RuleSet`), ``render_mode`` (None, "human" or "ansi"), ``reward`` ("score":
     minus each deal's points at its end; "placement": only at the game's end, see ``docs/rl.md``),
     ``observation`` ("scaled", the default: every value scaled by the rules' bounds, scores through

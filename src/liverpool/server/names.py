@@ -6,8 +6,26 @@ from __future__ import annotations
 
 __all__ = ["BOT_NAMES", "bot_seat_name", "seat_name"]
 
-BOT_NAMES = ("Ada", "Bea", "Cal", "Dot", "Eli", "Fay", "Gus", "Hal")
-"""One first name per seat (a table has 8 seats at most), so the names of a table's bots differ."""
+BOT_NAMES = (
+    "Ada",
+    "Bea",
+    "Cal",
+    "Dot",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hal",
+    "Ivo",
+    "Jan",
+    "Kim",
+    "Lou",
+    "Max",
+    "Ned",
+    "Oda",
+    "Pia",
+)
+"""One first name per seat (as many as the engine's most seats, ``OPTIONS["max_players"].high``:
+a test checks it), so the names of a table's bots differ; seats 0-7 keep the names they had."""
 
 
 def bot_seat_name(seat: int, bot: str | None) -> str:

@@ -10,13 +10,17 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..rules import OPTIONS
 
 __all__ = [
     "ERROR_CODES",
     "HINT_CHOICES",
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
+    "SEATS_HIGH",
+    "SEATS_LOW",
     "ActMessage",
     "AuthMessage",
     "AutoplayMessage",
@@ -36,6 +40,7 @@ __all__ = [
     "ProtocolError",
     "QuickPlay",
     "RulesCheck",
+    "SeatCount",
     "SeatSpec",
     "message_bytes",
     "parse_auth_message",
@@ -115,6 +120,30 @@ def validation_detail(errors: Any) -> str:
     return f"{where}: {first.get('msg')}{more}" if where else f"{first.get('msg')}{more}"
 
 
+SEATS_LOW: int = OPTIONS["min_players"].low or 2
+"""The fewest seats a table may have: the engine's least ``min_players`` (rules.OPTIONS)."""
+SEATS_HIGH: int = OPTIONS["max_players"].high or SEATS_LOW
+"""The most seats a table may have: the engine's greatest ``max_players`` (rules.OPTIONS); a
+table's own rules may allow fewer (``RuleSet.check_table`` says so, naming the options)."""
+
+
+def _seat_count(players: int) -> int:
+    if not SEATS_LOW <= players <= SEATS_HIGH:
+        raise ValueError(f"{players} seats: a table has {SEATS_LOW} to {SEATS_HIGH} (the engine's limits)")
+    return players
+
+
+SeatCount = Annotated[
+    int,
+    AfterValidator(_seat_count),
+    Field(
+        description="seats at the table (the rules' min_players to max_players)",
+        json_schema_extra={"minimum": SEATS_LOW, "maximum": SEATS_HIGH},
+    ),
+]
+"""A table's number of seats, within the engine's limits (:data:`SEATS_LOW`-:data:`SEATS_HIGH`)."""
+
+
 class SeatSpec(_Strict):
     """One seat of a new table: a person, or a bot (``easy``/``medium``/``hard`` or any bot name)."""
 
@@ -123,7 +152,7 @@ class SeatSpec(_Strict):
 
 
 class CreateTable(_Strict):
-    players: int = Field(default=4, ge=2, le=8)
+    players: SeatCount = 4
     preset: str = "liverpool"
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatSpec] | None = None
@@ -161,7 +190,7 @@ class JoinTable(_Strict):
 class RulesCheck(_Strict):
     preset: str = "liverpool"
     options: dict[str, Any] = Field(default_factory=dict)
-    players: int | None = Field(default=None, ge=2, le=8)
+    players: SeatCount | None = None
 
 
 # ---------------------------------------------------------------------------------- WebSocket

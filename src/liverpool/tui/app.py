@@ -15,7 +15,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -34,6 +33,7 @@ from ..rules import Contract
 from ..solver import contract_melds
 from .remote import RemoteGame, RemoteSession, gained_cards
 from .screens import ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
+from .seats import players_table
 from .session import LocalSession
 
 __all__ = ["HandView", "LiverpoolApp"]
@@ -412,9 +412,13 @@ class LiverpoolApp(App[int]):
     def modal_open(self) -> bool:
         return len(self.screen_stack) > 1
 
+    def on_resize(self, event: events.Resize) -> None:
+        """A new terminal size lays the players' panel out again (compact rows or not)."""
+        self.call_after_refresh(lambda: None if self.modal_open() or self.ended else self.refresh_view())
+
     def tick(self) -> None:
         """Advance the game: bots act at the chosen pace; the human's prompt times out."""
-        if self.ended or self.busy or self.modal_open():
+        if self.ended or self.busy or self.modal_open() or not self.is_running:  # not while the app closes
             return
         if isinstance(self.session, RemoteSession) and not self.session.ready:
             return
@@ -576,22 +580,9 @@ class LiverpoolApp(App[int]):
             status = Text(f"⚠ {session.status}", style="bold white on red")
         self.query_one("#status", Static).update(status)
         # players
-        table = Table(box=None, padding=(0, 1), show_edge=False)
-        table.add_column("player", no_wrap=True, max_width=20)
-        table.add_column("cards", justify="right")
-        table.add_column("down")
-        table.add_column("score", justify="right")
-        arrow = ">" if a else "▶"
-        for p, name in enumerate(names):
-            style = "bold" if p == self.me else ""
-            marker = arrow if p == view["current"] and not game.is_over else " "
-            table.add_row(
-                Text(f"{marker} {name}", style=style + (" yellow" if marker != " " else "")),
-                str(view["hand_sizes"][p]),
-                "down" if view["down"][p] else "",
-                str(view["scores"][p]),
-            )
-        self.query_one("#players", Static).update(table)
+        panel = self.query_one("#players", Static)  # compact rows when the seats outgrow it (tui/seats.py)
+        rows = self.query_one("#top").content_size.height  # the panel grows with its rows: its box limits it
+        panel.update(players_table(list(names), view, self.me, game.is_over, rows, a))
         # melds, those the current card fits marked
         hand = self.query_one(HandView)
         fits = self.fitting_melds()

@@ -140,8 +140,17 @@ class QuitScreen(ModalScreen[bool]):
 
 
 def score_table(names: Sequence[str], deal_scores: Sequence[Sequence[int]], totals: Sequence[int]) -> Table:
-    """Points per deal and the totals, one column per seat."""
+    """Points per deal and the totals, one column per seat (a row per seat past 8 seats, where the
+    columns would not fit 80 columns)."""
     table = Table(title="Scores (lowest wins)", padding=(0, 1), box=box.SIMPLE_HEAD, show_edge=False)
+    if len(names) > 8:
+        table.add_column("player", no_wrap=True)
+        for i in range(1, len(deal_scores) + 1):
+            table.add_column(f"deal {i}" if len(deal_scores) < 4 else str(i), justify="right")
+        table.add_column("total", justify="right", style="bold")
+        for p, name in enumerate(names):
+            table.add_row(name, *(str(row[p]) for row in deal_scores), str(totals[p]))
+        return table
     table.add_column("deal", justify="right")
     for name in names:
         table.add_column(name, justify="right")

@@ -29,7 +29,25 @@ from ..rules import RuleSet
 __all__ = ["SAVE_FORMAT", "LocalSession", "data_dir", "parse_bots"]
 
 SAVE_FORMAT = "liverpool-tui-save-1"
-BOT_NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu")
+BOT_NAMES = (
+    "Ana",
+    "Bo",
+    "Cy",
+    "Di",
+    "Ed",
+    "Flo",
+    "Gus",
+    "Hal",
+    "Ivy",
+    "Jo",
+    "Kit",
+    "Lu",
+    "Max",
+    "Ned",
+    "Oz",
+    "Pam",
+    "Quin",
+)
 
 
 def data_dir() -> Path:

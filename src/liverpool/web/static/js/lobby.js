@@ -1,5 +1,6 @@
-// The lobby: quick play, create a table (rules form from GET /api/presets, checked by the server
-// before submitting), and joining by invite link.
+// The lobby: quick play, create a table (rules form from GET /api/presets, its seat range from the
+// engine's declarations of GET /api/options; checked by the server before submitting), and joining
+// by invite link.
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, go, myName, tokens } from "./api.js";
@@ -73,10 +74,20 @@ function OptionInput({ opt, value, onChange }) {
     placeholder=${/null/.test(opt.type) ? "none" : ""} onInput=${(e) => onChange(e.target.value)} />`;
 }
 
+// The seats a table may have: from the engine's least min_players to its greatest max_players
+// (rules.OPTIONS as GET /api/options serves it); a preset's own range is the server's to check.
+function seatRange(declared) {
+  const find = (n) => declared.options.find((o) => o.name === n) || {};
+  const low = find("min_players").low ?? 2;
+  const high = find("max_players").high ?? low;
+  return Array.from({ length: high - low + 1 }, (_, i) => low + i);
+}
+
 function CreateForm({ presets, name }) {
+  const counts = seatRange(presets.declared);
   const [players, setPlayers] = useState(4);
   const [preset, setPreset] = useState(presets.presets[0]);
-  const [seats, setSeats] = useState(["human", "bot:medium", "bot:medium", "bot:medium", "bot:medium", "bot:medium", "bot:medium", "bot:medium"]);
+  const [seats, setSeats] = useState(Array.from({ length: counts[counts.length - 1] }, (_, i) => (i ? "bot:medium" : "human")));
   const [changed, setChanged] = useState({});
   const [timer, setTimer] = useState("");
   const [hints, setHints] = useState("3"); // the table's `hints` option: "off", 3 per deal, "unlimited"
@@ -90,6 +101,23 @@ function CreateForm({ presets, name }) {
   const [error, setError] = useState(null);
   const seq = useRef(0);
   const options = presets.options[preset] || [];
+
+  // Choosing a seat count outside the preset's min_players-max_players widens that range in the
+  // rules form (shown as changed); anything else the count needs (packs) the server's check names.
+  const fitted = (n, base, opts) => {
+    const value = (key) => {
+      const opt = opts.find((o) => o.name === key);
+      return Number(key in base ? base[key] : opt ? opt.value : n);
+    };
+    const out = { ...base };
+    if (n > value("max_players")) out.max_players = n;
+    if (n < value("min_players")) out.min_players = n;
+    return out;
+  };
+  const choosePlayers = (n) => {
+    setPlayers(n);
+    setChanged(fitted(n, changed, options));
+  };
 
   const payloadOptions = () => {
     const out = {};
@@ -149,12 +177,12 @@ function CreateForm({ presets, name }) {
     <form class="create" onSubmit=${submit}>
       <div class="row">
         <label class="field">Players
-          <select id="players" value=${players} onChange=${(e) => setPlayers(Number(e.target.value))}>
-            ${[2, 3, 4, 5, 6, 7, 8].map((n) => html`<option value=${n}>${n}</option>`)}
+          <select id="players" value=${players} onChange=${(e) => choosePlayers(Number(e.target.value))}>
+            ${counts.map((n) => html`<option value=${n}>${n}</option>`)}
           </select>
         </label>
         <label class="field">Preset
-          <select id="preset" value=${preset} onChange=${(e) => { setPreset(e.target.value); setChanged({}); }}>
+          <select id="preset" value=${preset} onChange=${(e) => { setPreset(e.target.value); setChanged(fitted(players, {}, presets.options[e.target.value] || [])); }}>
             ${presets.presets.map((p) => html`<option value=${p}>${p[0].toUpperCase() + p.slice(1)}</option>`)}
           </select>
         </label>
@@ -211,7 +239,7 @@ function CreateForm({ presets, name }) {
                 <p class="help">${opt.help}</p>
               </div>`)}
           </fieldset>`)}
-        ${Object.keys(changed).length ? html`<button type="button" onClick=${() => setChanged({})}>Back to the preset</button>` : null}
+        ${Object.keys(changed).length ? html`<button type="button" onClick=${() => setChanged(fitted(players, {}, options))}>Back to the preset</button>` : null}
       </details>
       <p class=${`check ${check.ok ? "ok" : "bad"}`} role="status" id="rules-check">
         ${check.ok ? "These rules are valid." : `Not valid: ${check.detail}`}
@@ -254,7 +282,10 @@ export function Lobby() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    api("GET", "/api/presets").then(setPresets, (e) => setError(`Could not load the rules: ${e.message}`));
+    Promise.all([api("GET", "/api/presets"), api("GET", "/api/options")]).then(
+      ([p, declared]) => setPresets({ ...p, declared }),
+      (e) => setError(`Could not load the rules: ${e.message}`),
+    );
   }, []);
 
   const quick = async () => {

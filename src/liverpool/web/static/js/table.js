@@ -325,16 +325,20 @@ function doNowText(s, has) {
   return text[0].toUpperCase() + text.slice(1) + ".";
 }
 
+// Tables of more than this many seats get compact seat boxes that wrap in rows (a layout choice:
+// the rules' count is the view's `players`).
+const MANY_SEATS = 8;
+
 function Seats({ s, scoresOpen }) {
   const v = s.view;
   return html`
-    <section class="seats-row" aria-label="Players">
+    <section class=${`seats-row ${v.players > MANY_SEATS ? "many" : ""}`} aria-label="Players" data-players=${v.players}>
       ${Array.from({ length: v.players }, (_, p) => {
         const info = s.table && s.table.seats ? s.table.seats[p] : null;
         return html`
         <div class=${`seat-box ${p === v.current ? "current" : ""} ${p === s.seat ? "me" : ""} ${s.last && s.last.seat === p ? "acted" : ""}`}
              data-seat=${p} key=${s.last && s.last.seat === p ? `acted-${s.version}` : `seat-${p}`}>
-          <div class="seat-name">${p === v.current ? "▶ " : ""}${seatName(s, p)}${info && info.kind === "bot" && !/bot\)$/.test(info.name || "") ? html` <span class="tag">bot</span>` : null}${
+          <div class="seat-name" title=${plainName(s, p)}>${p === v.current ? "▶ " : ""}${seatName(s, p)}${info && info.kind === "bot" && !/bot\)$/.test(info.name || "") ? html` <span class="tag">bot</span>` : null}${
             info && info.kind === "human" && !info.connected && p !== s.seat ? html` <span class="tag away">away</span>` : null}${
             info && info.kind === "human" && info.bot_playing ? html` <span class="tag away">a bot plays</span>` : null}</div>
           <div class="seat-facts">
@@ -762,7 +766,7 @@ export function TablePage({ tableId, watch = false }) {
               </div>`}
             </div>` : null}
         </section>
-        <section class="melds" aria-label="Melds on the table" id="melds">
+        <section class=${`melds ${v.players > MANY_SEATS ? "many" : ""}`} aria-label="Melds on the table" id="melds">
           ${v.melds.length ? null : html`<p class="hint">No melds on the table yet.</p>`}
           ${Object.entries(meldsByOwner).map(([owner, ms]) => html`
             <div class="owner-melds"><div class="owner">${seatName(s, Number(owner))}</div>

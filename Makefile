@@ -60,10 +60,10 @@ postgresql:
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
 
 # The server on PostgreSQL (docs/deploy.md): a cluster of its own in .cluster/ (initdb and pg_ctl as an
-# unprivileged user), the migrations once as a release step, then `liverpool serve` on it; Ctrl-C stops all.
+# unprivileged user), the migrations once as a release step, then `liverpool serve --workers 2` on it; Ctrl-C stops all.
 CLUSTER_PORT ?= 5433
 PORT ?= 8000
-WORKERS ?= 1
+WORKERS ?= 2
 cluster: $(RUN_STAMP) postgresql
 	$(BIN)/python -m liverpool.server.pgcluster --dir .cluster --port $(CLUSTER_PORT) --serve-port $(PORT) --workers $(WORKERS)
 

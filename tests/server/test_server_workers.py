@@ -10,6 +10,7 @@ tables' bots to the other; a resend under the same client id is answered, never 
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -24,6 +25,7 @@ import pytest
 pytest.importorskip("websockets")
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from liverpool import Game
@@ -275,3 +277,37 @@ def test_the_surviving_worker_drives_the_bots_of_a_killed_one(pg_cluster: Cluste
             if proc is not None:
                 proc.kill()
                 proc.wait(timeout=30)
+
+
+def test_sigterm_drains_every_worker_with_1012(pg_cluster: Cluster, tmp_path: Path) -> None:
+    """``--workers 2`` on one port: SIGTERM to the supervisor closes every socket of every worker
+    with 1012 ("the server is restarting") and everything ends cleanly."""
+    database = pg_cluster.database()
+    port = _free_port()
+    log = tmp_path / "workers.log"
+    proc = _start(database, port, log, "--workers", "2", "--bot-delay", "0.5")
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            tables = []
+            for _ in range(4):
+                made = client.post("/api/quickplay", json={"name": "Ana", "bot": "easy", "hints": "off"})
+                assert made.status_code == 200, made.text
+                tables.append((made.json()["table_id"], made.json()["token"]))
+        sockets = [_socket(port, t, tok) for t, tok in tables]
+        for ws in sockets:
+            _next(ws, "hello")
+        proc.send_signal(signal.SIGTERM)
+        codes = []
+        for ws in sockets:
+            try:
+                while True:
+                    ws.recv(timeout=30)
+            except ConnectionClosed as closed:
+                codes.append(closed.rcvd.code if closed.rcvd is not None else None)
+        assert codes == [1012] * len(sockets), codes
+        assert proc.wait(timeout=60) in (0, -signal.SIGTERM)
+        assert log.read_text().count("Application shutdown complete") == 2, log.read_text()[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)

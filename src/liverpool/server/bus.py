@@ -165,7 +165,7 @@ class Bus:
                 for table_id, version in dict(msg.get("v", {})).items():
                     table = self.lobby.tables.get(table_id)
                     if table is not None and table.behind(int(version)):
-                        await table.catch_up()
+                        await table.catch_up(seats=False)
                 return
             if kind == "alive":
                 return
@@ -217,7 +217,10 @@ class Bus:
                 if table.id in self.owned and table.status == "over":
                     await self.release(table.id)
                 continue
-            if table.id not in self.owned and await self.try_drive(table.id):
+            # a table whose log moved within the last beat has a driver (or people playing): only
+            # a still one may be a dead worker's, whose lock is then free
+            still = asyncio.get_running_loop().time() - table.changed_at > self.poll
+            if table.id not in self.owned and still and await self.try_drive(table.id):
                 log.info("worker %s drives table %s", self.worker, table.id)
                 await table.catch_up()
                 table.drive()

@@ -18,6 +18,7 @@ import re
 import secrets
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +68,7 @@ __all__ = [
     "hints_from_store",
     "hints_to_store",
     "new_token",
+    "run_socket",
 ]
 
 log = logging.getLogger("liverpool.server")
@@ -424,6 +426,8 @@ class Table:
             self._broadcast()
         if self.hint_limit != 0 and self.settings.warm_hints:
             self.lobby.hint_workers.warm()
+        if self.bus is not None:
+            await self.bus.try_drive(self.id)  # the worker that started it drives it (while it lives)
         self._start_pump()
 
     def _begin(self, game: Game) -> None:
@@ -475,20 +479,49 @@ class Table:
         if bus is not None and not self._stopping:
             await bus.publish(self, kind, **fields)
 
+    @property
+    def changed_at(self) -> float:
+        """The loop time of the last action applied to this replica (or of its start)."""
+        return self._changed_at
+
     def behind(self, count: int) -> bool:
         """True when the store holds more of this table's actions (``count``) than this replica."""
         g = self.game
         return count > 0 if g is None else count > g.version
 
-    async def catch_up(self) -> None:
-        """Apply what the other workers committed to this table since this replica's version."""
+    async def catch_up(self, seats: bool = True) -> None:
+        """Apply what the other workers committed to this table since this replica's version
+        (``seats`` False: the actions only, the table has started here)."""
         async with self.lock:
-            await self._refresh_locked()
+            await self._refresh_locked(seats=seats)
 
-    async def _refresh_locked(self) -> None:
+    async def _refresh_locked(self, seats: bool = True) -> None:
         """The table as the store has it (with the lock held): its seats and, once it started,
         every action after this replica's version, each applied and sent as ``state`` as if made
         here (one state per action, in order)."""
+        if seats or self.game is None:
+            await self._refresh_seats()
+        g = self.game
+        if g is None:
+            return
+        for r in await self.store.actions_from(self.id, g.version):
+            if g.is_over or r["idx"] != g.version:
+                break
+            action = action_from_dict(r["action"])
+            before = len(g.events)
+            prev = (g.current, g.phase)
+            deal_before = g.deal
+            g.apply(action)  # committed by another worker: the log is the authority
+            self._after_apply(action, before, prev, deal_before)
+            if r["client_id"]:
+                self.seats[r["seat"]].applied.append(r["client_id"])
+        if g.is_over and self.status != "over":
+            self.status = "over"
+            self.touched = asyncio.get_running_loop().time()
+            self._notify_seats()
+
+    async def _refresh_seats(self) -> None:
+        """The seats as the store has them and, when the table started at another worker, its game."""
         found = await self.store.table_row(self.id)
         if found is None:
             return
@@ -507,24 +540,6 @@ class Table:
             changed = False
             self._notify_seats()
         elif changed:
-            self._notify_seats()
-        g = self.game
-        if g is None:
-            return
-        for r in await self.store.actions_from(self.id, g.version):
-            if g.is_over or r["idx"] != g.version:
-                break
-            action = action_from_dict(r["action"])
-            before = len(g.events)
-            prev = (g.current, g.phase)
-            deal_before = g.deal
-            g.apply(action)  # committed by another worker: the log is the authority
-            self._after_apply(action, before, prev, deal_before)
-            if r["client_id"]:
-                self.seats[r["seat"]].applied.append(r["client_id"])
-        if g.is_over and self.status != "over":
-            self.status = "over"
-            self.touched = asyncio.get_running_loop().time()
             self._notify_seats()
 
     async def remote(self, worker: str, msg: dict[str, Any]) -> None:
@@ -885,7 +900,7 @@ class Table:
                     # message again on the replica as it now is (stale, or still legal)
                     if attempt == 7:
                         raise
-                    await self._refresh_locked()
+                    await self._refresh_locked(seats=False)
                     continue
                 break
 
@@ -1300,48 +1315,60 @@ class Table:
             try:
                 await self._commit(seat, action, source, listed=False)
             except Conflict:  # a person's move at another worker came first: plan again
-                await self._refresh_locked()
+                await self._refresh_locked(seats=False)
 
     # ------------------------------------------------------------------ the whole socket
     async def serve(self, ws: WebSocket, seat: Seat) -> None:
         """Run one accepted socket of ``seat`` to its end."""
-        from fastapi import WebSocketDisconnect
-
         conn = await self.connect(ws, seat)
         conn.ws = ws
-
-        async def writer() -> None:
-            try:
-                while True:
-                    text = await conn.queue.get()
-                    if text is None:
-                        await ws.close(code=conn.close_code, reason=(conn.close_reason or "")[:120])
-                        return
-                    await ws.send_text(text)
-            except Exception:  # the client went away: the reader sees it too
-                return
-
-        write_task = asyncio.create_task(writer())
         try:
-            while True:
-                receive = asyncio.create_task(ws.receive())
-                done, _ = await asyncio.wait({receive, write_task}, return_when=asyncio.FIRST_COMPLETED)
-                if write_task in done:
-                    receive.cancel()
-                    break
-                message = receive.result()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None:
-                    data = message.get("bytes") or b""
-                    text = data.decode("utf-8", errors="replace")
-                await self.receive(conn, text)
-        except WebSocketDisconnect:  # any other error is a bug: uvicorn logs it and closes (1011)
-            pass
+            await run_socket(ws, conn, lambda text: self.receive(conn, text))
         finally:
             await self.disconnect(conn)
-            if not write_task.done():
-                write_task.cancel()
+
+
+async def run_socket(ws: WebSocket, conn: Connection, handle: Callable[[str], Awaitable[None]]) -> None:
+    """The loop of one accepted socket, a seat's or a spectator's (server/spectate.py): a writer
+    task sends ``conn``'s queue in order (None: close with its code and reason), the reader hands
+    each message's text to ``handle`` until the client leaves or the writer ends. A client that
+    went away (a disconnect, a send that fails) ends it quietly; any other error is a bug and is
+    raised (uvicorn logs it and closes the socket with 1011)."""
+    from fastapi import WebSocketDisconnect
+
+    async def writer() -> None:
+        try:
+            while True:
+                text = await conn.queue.get()
+                if text is None:
+                    await ws.close(code=conn.close_code, reason=(conn.close_reason or "")[:120])
+                    return
+                await ws.send_text(text)
+        except Exception:  # the client went away: the reader sees it too
+            return
+
+    write_task = asyncio.create_task(writer())
+    try:
+        while True:
+            receive = asyncio.create_task(ws.receive())
+            done, _ = await asyncio.wait({receive, write_task}, return_when=asyncio.FIRST_COMPLETED)
+            if write_task in done:
+                receive.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await write_task
+                    await receive
+                break
+            message = receive.result()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                data = message.get("bytes") or b""
+                text = data.decode("utf-8", errors="replace")
+            await handle(text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if not write_task.done():
+            write_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await write_task

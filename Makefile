@@ -77,13 +77,14 @@ $(FAST)/.built: $(STAMP) setup.py $(shell find src -name '*.py')
 
 fast: $(FAST)/.built
 
-bench: $(STAMP) $(FAST)/.built
+bench: $(STAMP) $(FAST)/.built postgresql
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py --fast $(FAST)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/analysis.py --jobs 2
 	$(BIN)/python benchmarks/rl.py
 	$(BIN)/python benchmarks/server.py
+	$(BIN)/python benchmarks/server.py --paced 25,50,100,200,300,500 --stores sqlite,postgresql1,postgresql2 --seconds 10
 	$(BIN)/python benchmarks/store.py
 
 clean:

@@ -60,10 +60,10 @@ postgresql:
 		$(SUDO) apt-get update && $(SUDO) apt-get install -y postgresql; }
 
 # The server on PostgreSQL (docs/deploy.md): a cluster of its own in .cluster/ (initdb and pg_ctl as an
-# unprivileged user), the migrations once as a release step, then `liverpool serve` on it; Ctrl-C stops all.
+# unprivileged user), the migrations once as a release step, then `liverpool serve --workers 2` on it; Ctrl-C stops all.
 CLUSTER_PORT ?= 5433
 PORT ?= 8000
-WORKERS ?= 1
+WORKERS ?= 2
 cluster: $(RUN_STAMP) postgresql
 	$(BIN)/python -m liverpool.server.pgcluster --dir .cluster --port $(CLUSTER_PORT) --serve-port $(PORT) --workers $(WORKERS)
 
@@ -77,13 +77,14 @@ $(FAST)/.built: $(STAMP) setup.py $(shell find src -name '*.py')
 
 fast: $(FAST)/.built
 
-bench: $(STAMP) $(FAST)/.built
+bench: $(STAMP) $(FAST)/.built postgresql
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py --fast $(FAST)
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/analysis.py --jobs 2
 	$(BIN)/python benchmarks/rl.py
 	$(BIN)/python benchmarks/server.py
+	$(BIN)/python benchmarks/server.py --paced 25,50,100,200,300,500 --stores sqlite,postgresql1,postgresql2 --seconds 10
 	$(BIN)/python benchmarks/store.py
 
 clean:

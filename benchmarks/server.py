@@ -236,9 +236,17 @@ async def measure(
     return sample
 
 
-def start_server(folder: Path, port: int, synchronous: str, source: Path | None = None) -> subprocess.Popen[bytes]:
+def start_server(
+    folder: Path,
+    port: int,
+    synchronous: str,
+    source: Path | None = None,
+    database: str | None = None,
+    workers: int = 1,
+) -> subprocess.Popen[bytes]:
     """``liverpool serve`` in a process of its own: this tree's, or (``source``) the one of another
-    checkout's ``src`` (the same venv, its package first on the path)."""
+    checkout's ``src`` (the same venv, its package first on the path); on ``database`` (default a
+    SQLite file in ``folder``) with ``workers`` processes."""
     cmd = [
         sys.executable,
         "-c",
@@ -247,7 +255,9 @@ def start_server(folder: Path, port: int, synchronous: str, source: Path | None 
         "--port",
         str(port),
         "--database",
-        f"sqlite:///{folder / 'bench.db'}",
+        database or f"sqlite:///{folder / 'bench.db'}",
+        "--workers",
+        str(workers),
         "--synchronous",
         synchronous,
         "--bot-delay",
@@ -271,7 +281,7 @@ def start_server(folder: Path, port: int, synchronous: str, source: Path | None 
         cmd += ["--get-rate", "100000", "--max-waiting", "1000000", "--max-waiting-per-address", "1000000"]
     if "--buy-window" in shown:  # people here never buy: bots need not wait for them
         cmd += ["--buy-window", "0"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env, start_new_session=True)
     for _ in range(300):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1).status_code == 200:
@@ -281,6 +291,63 @@ def start_server(folder: Path, port: int, synchronous: str, source: Path | None 
         time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the server did not start")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the server's process group (its workers too), then wait for it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, 15)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.wait(timeout=30)
+
+
+def paced_stores(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """People's pace on each store of ``--stores``, one server after the other (SQLite, PostgreSQL
+    with 1 and 2 workers on a throwaway cluster): each one's figures and the largest table count
+    under 100 ms p99, and the capacity of 2 workers over 1."""
+    counts = [int(n) for n in args.paced.split(",")]
+    out: dict[str, Any] = {}
+    cluster = None
+    try:
+        for store in args.stores.split(","):
+            if store not in ("sqlite", "postgresql1", "postgresql2"):
+                raise SystemExit(f"--stores: unknown store {store!r}")
+            database = None
+            if store != "sqlite":
+                if cluster is None:
+                    from liverpool.server.pgcluster import Cluster
+
+                    cluster = Cluster()
+                    cluster.start()
+                database = cluster.database()
+            (folder / store).mkdir()
+            port = free_port()
+            proc = start_server(
+                folder / store,
+                port,
+                args.synchronous,
+                database=database,
+                workers=int(store[-1:] or 1) if store != "sqlite" else 1,
+            )
+            try:
+                base = f"http://127.0.0.1:{port}"
+                asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
+                # (the server's CPU time is that of its first process only: not shown for workers)
+                out[f"paced_{store}"] = paced_capacity(
+                    base, counts, args.seconds, proc.pid if store != "postgresql2" else None
+                )
+            finally:
+                stop_server(proc)
+    finally:
+        if cluster is not None:
+            cluster.stop()
+    one, two = out.get("paced_postgresql1"), out.get("paced_postgresql2")
+    if one and two and one["paced_capacity_tables"]:
+        out["paced_capacity_2_vs_1_workers"] = round(two["paced_capacity_tables"] / one["paced_capacity_tables"], 2)
+    return out
 
 
 def paced_capacity(
@@ -334,6 +401,12 @@ def main(argv: list[str] | None = None) -> int:
         "--bots", type=int, default=0, choices=range(4), help="seats of each table played by the server's bots"
     )
     parser.add_argument(
+        "--stores",
+        default="sqlite",
+        help="with --paced: the servers measured one after the other, a comma list of sqlite (one process), "
+        "postgresql1 and postgresql2 (PostgreSQL with 1 and 2 workers, on a throwaway cluster started here)",
+    )
+    parser.add_argument(
         "--paced",
         default=None,
         metavar="COUNTS",
@@ -372,6 +445,12 @@ def main(argv: list[str] | None = None) -> int:
                 pids["other"] = procs[-1].pid
             for base in servers.values():
                 asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
+            if args.paced is not None and args.stores != "sqlite":
+                for proc in procs:
+                    stop_server(proc)
+                procs.clear()
+                out |= paced_stores(Path(folder), args)
+                servers = {}
             if args.paced is not None:
                 counts = [int(n) for n in args.paced.split(",")]
                 for name, base in servers.items():
@@ -403,8 +482,7 @@ def main(argv: list[str] | None = None) -> int:
                     out[f"ratio_tables_{count}"] = _ratios(figures, other)
         finally:
             for proc in procs:
-                proc.terminate()
-                proc.wait(timeout=30)
+                stop_server(proc)
     print(json.dumps(out, indent=2))
     return 0
 

@@ -1,11 +1,14 @@
 """Chaos: ``liverpool serve`` killed with SIGKILL at random moments while bots play (20 cycles on
-SQLite; 5 on PostgreSQL, one process), restarted on the same store each time. A client on a real
+SQLite, restarted on the same store each time; on PostgreSQL, ``--workers 2``: one of the two
+workers killed at random moments, 5 cycles, uvicorn's supervisor starting a new one, the other
+serving meanwhile and taking over the tables the killed one drove). A client on a real
 WebSocket journals every state it was sent (each one acknowledges the actions before its version)
 and, after each restart, checks the rebuilt game against its journal: 0 acknowledged actions lost,
 0 duplicates, no gaps; every finished game's record replays."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -37,8 +40,9 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _start(database: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def _start(database: str, port: int, log: Path, *extra: str) -> subprocess.Popen[bytes]:
     cmd = [*LIVERPOOL, "serve", "--port", str(port), "--database", database, "--bot-delay", "0", "--buy-window", "0"]
+    cmd += extra
     with log.open("ab") as out:
         proc = subprocess.Popen([*cmd, "--log-level", "info"], stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
@@ -157,9 +161,83 @@ def test_kill_9_at_random_moments_loses_nothing_on_sqlite(tmp_path: Path) -> Non
     assert result["kills"] == 20 and result["acknowledged"] > 0, result
 
 
+def _workers(supervisor: int) -> list[int]:
+    """The uvicorn workers of a ``--workers N`` server (its children started by multiprocessing's
+    spawn, not its resource tracker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == supervisor and "spawn_main" in cmdline and "resource_tracker" not in cmdline:
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def _two_workers(supervisor: int) -> list[int]:
+    deadline = time.monotonic() + 60
+    while len(pids := _workers(supervisor)) != 2:
+        assert time.monotonic() < deadline, pids
+        time.sleep(0.1)
+    return pids
+
+
 @pytest.mark.postgresql_only
-def test_kill_9_at_random_moments_loses_nothing_on_postgresql(tmp_path: Path) -> None:
-    result = _chaos(tmp_path, database_for(tmp_path), cycles=5)
+def test_kill_9_one_of_two_workers_at_random_moments_loses_nothing_on_postgresql(tmp_path: Path) -> None:
+    """``--workers 2``: a worker killed at random moments while a client journals (it reconnects
+    through the port to whichever worker answers): nothing acknowledged lost, one state per
+    action, and the last game finishes (a worker left drives its bots: the killed one's lock
+    is freed with its session)."""
+    rng = random.Random(21)
+    database = database_for(tmp_path)
+    port = _free_port()
+    log = tmp_path / "server.log"
+    proc = _start(database, port, log, "--workers", "2")
+    journals: list[Journal] = []
+    kills = finished = 0
+    try:
+        for _ in range(5):
+            pids = _two_workers(proc.pid)
+            time.sleep(1.0)  # both serve (the one started last has rebuilt the tables)
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                if not journals or journals[-1].over:
+                    made = client.post(
+                        "/api/quickplay", json={"name": "Ana", "bot": "easy", "bot_delay": 0, "hints": "off"}
+                    )
+                    assert made.status_code == 200, made.text
+                    journals.append(Journal(made.json()["table_id"], made.json()["token"]))
+                journals[-1].follow(port, until=time.monotonic() + rng.uniform(0.1, 1.0))
+            os.kill(rng.choice(pids), signal.SIGKILL)
+            kills += 1
+            journal = journals[-1]
+            journal.follow(port, until=time.monotonic() + 0.5)  # through the other worker: the checks
+            if journal.over:
+                with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                    finished += _check_log(client, journal) is not None
+        journals[-1].follow(port, until=time.monotonic() + 120)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            checked = [_check_log(client, j) for j in journals]
+        assert all(g is not None for g in checked), ("a game did not finish", log.read_text()[-3000:])
+        assert proc.poll() is None  # the supervisor stayed up, and started new workers
+    finally:
+        left = _workers(proc.pid)  # (before the supervisor goes: then they are nobody's children)
+        proc.kill()
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    result = {
+        "kills": kills,
+        "games": len(journals),
+        "finished": finished,
+        "acknowledged": sum(j.version for j in journals),
+    }
+    print(f"chaos on postgresql, 2 workers: {result}")
     assert result["kills"] == 5 and result["acknowledged"] > 0, result
 
 

@@ -88,11 +88,12 @@ def test_the_last_action_and_the_result_commit_together_or_not_at_all(
         source: str,
         finish: Any = None,
         also: Any = None,
+        client_id: str | None = None,
     ) -> None:
         if finish is not None:
             failed.append(idx)
             finish = finish | {"no_such_column": 1}  # fails inside the transaction, after the insert
-        await real(self, table_id, idx, seat, action, source, finish=finish, also=also)
+        await real(self, table_id, idx, seat, action, source, finish=finish, also=also, client_id=client_id)
 
     monkeypatch.setattr(Store, "append", faulty)
     with running(settings) as (client, _):

@@ -66,8 +66,7 @@ _WRITER = textwrap.dedent(
     """
     import asyncio, json, sys
     import sqlalchemy as sa
-    from sqlalchemy.exc import IntegrityError
-    from liverpool.server.store import Store, actions
+    from liverpool.server.store import Conflict, Store, actions
 
     async def main(url, name, wanted):
         store = Store(url, exclusive=False)  # two writers on purpose
@@ -82,7 +81,7 @@ _WRITER = textwrap.dedent(
             try:
                 await store.append("t", idx, 0, {"by": name, "idx": idx}, "person")
                 won += 1
-            except IntegrityError:
+            except Conflict:
                 lost += 1  # the other process took this seq first: read again
         await store.close()
         print(json.dumps({"won": won, "lost": lost}))
@@ -126,9 +125,11 @@ def test_two_processes_appending_to_one_table_make_one_log(pg_cluster: Cluster) 
 
 
 def test_a_second_server_on_one_postgresql_database_is_refused(pg_cluster: Cluster) -> None:
-    """One server per database (several workers are not built yet): the second store to open as a
-    server waits a little for the first one's lock, then refuses, naming why; once the first one
-    closed, it opens. A store opened with ``exclusive=False`` (tools, tests) is let in beside it."""
+    """One single-process server per database: the second store to open as a server waits a little
+    for the first one's lock, then refuses, naming why; once the first one closed, it opens. A
+    store opened with ``exclusive=False`` (tools, tests) is let in beside it. The workers of a
+    shared store (``--workers N``) hold the lock shared: they let each other in, and keep a
+    single-process server out (and it them)."""
     url = pg_cluster.database()
 
     async def main() -> None:
@@ -145,5 +146,14 @@ def test_a_second_server_on_one_postgresql_database_is_refused(pg_cluster: Clust
         second = Store(url)
         await second.open()
         await second.close()
+        workers = [Store(url, shared=True), Store(url, shared=True)]
+        for w in workers:
+            await w.open()
+        alone = Store(url)
+        alone.lock_wait = 0.5
+        with pytest.raises(StoreLocked):
+            await alone.open()
+        for w in workers:
+            await w.close()
 
     asyncio.run(main())

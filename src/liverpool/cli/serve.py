@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 
 __all__ = ["register"]
 
@@ -14,7 +16,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         from ..server import Settings, create_app
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise ValueError(f"the server needs the 'server' extra: pip install -e '.[server]' ({exc})") from None
-    settings = Settings(
+    options = dict(
         database=args.database,
         synchronous=args.synchronous,
         bot_delay=args.bot_delay,
@@ -46,28 +48,39 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             f"--workers {args.workers} needs PostgreSQL (--database postgresql+asyncpg://USER@HOST/DB): "
             "a SQLite store has one writer, so one process serves it (docs/deploy.md)"
         )
-    if args.workers > 1:
-        # the second half of issue 21 (tables' notifications between workers, one pump per table)
-        # is not built yet: several processes on one store would leave each other's players stale
-        raise ValueError(
-            f"--workers {args.workers}: several workers on one store are not supported yet; serve PostgreSQL "
-            "with --workers 1 (docs/deploy.md)"
-        )
+    if args.shared and backend == "sqlite":
+        raise ValueError("--shared needs PostgreSQL: a SQLite store has one writer, so one process serves it")
     try:
         check_free(args.database)  # a second server on one SQLite file: refused before it starts
     except StoreLocked as exc:
         raise ValueError(str(exc)) from None
-    app = create_app(settings)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
-    print(f"Liverpool server: open http://{shown}:{args.port}/ (lobby API at /docs; store {args.database})")
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        ws_max_size=4 * 64 * 1024,
-        forwarded_allow_ips=args.forwarded_allow_ips,  # None: $FORWARDED_ALLOW_IPS or 127.0.0.1
+    run = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "ws_max_size": 4 * 64 * 1024,
+        "forwarded_allow_ips": args.forwarded_allow_ips,  # None: $FORWARDED_ALLOW_IPS or 127.0.0.1
+    }
+    if args.workers == 1:
+        app = create_app(Settings(**options, shared=args.shared))
+        print(f"Liverpool server: open http://{shown}:{args.port}/ (lobby API at /docs; store {args.database})")
+        uvicorn.run(app, **run)
+        return 0
+    # several workers (server/bus.py): the migrations once, as a release step, then uvicorn's
+    # supervisor starts the workers on one port; each builds its app from the same settings
+    from ..server.app import WORKER_SETTINGS
+    from ..server.pgcluster import migrate
+
+    print("release step: the store's migrations ...", flush=True)
+    migrate(args.database)
+    os.environ[WORKER_SETTINGS] = json.dumps(options)
+    print(
+        f"Liverpool server: open http://{shown}:{args.port}/ ({args.workers} workers; lobby API at /docs; "
+        f"store {args.database})",
+        flush=True,
     )
+    uvicorn.run("liverpool.server.app:worker_app", factory=True, workers=args.workers, **run)
     return 0
 
 
@@ -154,7 +167,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--workers",
         type=_positive,
         default=1,
-        help="server processes (default 1; more than 1 needs PostgreSQL and is not supported yet, docs/deploy.md)",
+        help="server processes on one port (default 1; more than 1 needs PostgreSQL: any worker serves any "
+        "table, docs/deploy.md)",
+    )
+    p.add_argument(
+        "--shared",
+        action="store_true",
+        help="serve as one worker of a PostgreSQL store that other `liverpool serve --shared` processes "
+        "serve too (on other ports or machines, behind one proxy); --workers N runs N of them on one port",
     )
     p.add_argument(
         "--bot-workers",

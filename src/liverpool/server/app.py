@@ -46,10 +46,10 @@ from .protocol import (
     parse_auth_message,
     validation_detail,
 )
-from .store import Store, StoreLocked
+from .store import Store, StoreLocked, async_url
 from .table import LobbyError
 
-__all__ = ["create_app"]
+__all__ = ["WORKER_SETTINGS", "create_app", "worker_app"]
 
 log = logging.getLogger("liverpool.server")
 
@@ -185,13 +185,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         logs.install()  # after uvicorn configured its loggers: no secret in any log line
-        store = Store(settings.database, settings.synchronous)
+        shared = settings.shared and async_url(settings.database).startswith("postgresql")
+        store = Store(settings.database, settings.synchronous, shared=shared, migrate=settings.migrate)
         try:
             await store.open()
         except StoreLocked as exc:
             log.error("%s", exc)
             raise
         lobby = Lobby(settings, store)
+        bus = None
+        if shared:  # one of several workers on this store (server/bus.py)
+            from .bus import Bus
+
+            bus = lobby.bus = Bus(lobby, store)
+            await bus.open()
+            log.info("worker %s of a shared store", bus.worker)
         state["lobby"] = lobby
         if settings.rebuild:
             count = await lobby.rebuild()
@@ -202,6 +210,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await lobby.close()
+            if bus is not None:
+                await bus.close()
             await store.close()
             state.pop("lobby", None)
 
@@ -430,6 +440,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await refuse(exc.code, exc.reason, 4401)
             return
         seat = table.seat_for_token(auth.token)
+        if seat is None and table.bus is not None:
+            await table.catch_up()  # a token another worker handed out: the seats are in the store
+            seat = table.seat_for_token(auth.token)
         if seat is None:
             await refuse("bad_token", "not a seat token of this table", 4401)
             return
@@ -473,6 +486,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CsrfMiddleware)
     app.add_middleware(_GuardMiddleware, settings=settings, state=state)
     return app
+
+
+WORKER_SETTINGS = "LIVERPOOL_WORKER_SETTINGS"
+"""The environment variable holding the settings of ``liverpool serve --workers N`` (JSON)."""
+
+
+def worker_app() -> FastAPI:
+    """The app of one of the workers of ``liverpool serve --workers N`` (uvicorn's factory): the
+    settings of the command, one worker of a shared store, the migrations already run."""
+    import json
+    import os
+
+    options = json.loads(os.environ[WORKER_SETTINGS])
+    options["allowed_origins"] = tuple(options.get("allowed_origins", ()))
+    return create_app(Settings(**options, shared=True, migrate=False))
 
 
 class _GuardMiddleware(_Guard):

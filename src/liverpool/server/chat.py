@@ -125,10 +125,26 @@ class Chat:
         }
         self.count += 1
 
+        table_id = self.table_id
+
         async def job(c: AsyncConnection) -> None:
             await c.execute(chat_lines.insert().values(**row))
 
-        await self.store._run(job)
+        async def top(c: AsyncConnection) -> int:
+            q = sa.select(sa.func.max(chat_lines.c.idx)).where(chat_lines.c.table_id == table_id)
+            found = (await c.execute(q)).scalar()
+            return -1 if found is None else int(found)
+
+        for attempt in range(8):
+            try:
+                await self.store._run(job)
+                break
+            except sa.exc.IntegrityError:
+                # several workers (server/bus.py): another one said a line with this number first
+                if attempt == 7:
+                    raise
+                idx = max(self.count, await self.store._run(top) + 1)
+                row["idx"], self.count = idx, idx + 1
         line = self._public(row)
         self.lines.append(line)
         return {"type": "chat", "line": line}

@@ -112,6 +112,11 @@ class Settings:
     """Seconds a finished table, or one still waiting for players, stays in memory once nobody is
     connected to it; it stays in the store (record, history, replay, review; a waiting table's
     seats and tokens), and comes back into memory when asked for."""
+    shared: bool = False
+    """One of several workers on one PostgreSQL store (``--workers N``, server/bus.py); ignored
+    for SQLite."""
+    migrate: bool = True
+    """Run the store's migrations on start (False: a release step ran them before)."""
     warm_hints: bool = True
     """Start the hint worker when a table with hints starts (not at the first hint: a process
     takes a second or more to start)."""

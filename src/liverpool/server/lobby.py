@@ -11,7 +11,7 @@ import secrets
 import time
 from collections import OrderedDict
 from concurrent.futures import BrokenExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -30,6 +30,9 @@ from .pacing import load_table_options, save_table_options, table_options
 from .protocol import CreateTable, SeatSpec
 from .ratings import is_rated, mark_unrated, record_finished, unrated_tables
 from .store import Store
+
+if TYPE_CHECKING:
+    from .bus import Bus
 from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_to_store, new_token
 
 __all__ = ["Lobby", "delete_waiting_tables", "option_fields", "rules_for", "waiting_made_before"]
@@ -140,6 +143,7 @@ class Lobby:
         self.reviews_computed = 0
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self.bus: Bus | None = None  # the other workers of a shared PostgreSQL store (server/bus.py)
 
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -276,6 +280,10 @@ class Lobby:
         async with table.lock:
             if table.status != "over":
                 raise LobbyError(409, "the game is not over yet")
+            if table.rematch_id is None and self.bus is not None:  # made by another worker?
+                found = await self.store.load_rematch(table.id)
+                if found is not None:
+                    table.rematch_id = found[0]
             if table.rematch_id is None:
                 spec = CreateTable(
                     players=table.players,
@@ -409,6 +417,10 @@ class Lobby:
                     log.info("table %s: its finished game is published (the result was missing)", table_id)
                     await record_finished(self.store, table, game)  # and kept for the ratings
                 table.restore(game)
+                # the client ids of the last actions: a resend after a restart is not applied twice
+                for r in await self.store.actions_from(table_id, max(0, len(actions) - 64)):
+                    if r["client_id"]:
+                        seats[r["seat"]].applied.append(r["client_id"])
             if row["status"] == "over":
                 found = await self.store.load_rematch(table_id)
                 if found is not None:

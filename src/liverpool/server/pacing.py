@@ -200,11 +200,7 @@ class Pacing:
     def waited(self, table: Table, now: float) -> set[int]:
         """The seats a deal-end pause waits for: a person's, connected, not played by a bot, whose
         client shows a deal-end screen."""
-        return {
-            s.index
-            for s in table.seats
-            if s.index in self.pausers and s.conn is not None and not table._stand_in(s, now)
-        }
+        return {s.index for s in table.seats if s.index in self.pausers and s.present and not table._stand_in(s, now)}
 
     def after_commit(self, table: Table, deal_before: int, now: float) -> None:
         """A deal just ended (and the game goes on): start the pause."""

@@ -4,10 +4,11 @@ root: the ``postgres`` system user when run as root), listening on 127.0.0.1 onl
 authentication for its superuser ``liverpool`` (local use; docs/deploy.md says what a real site
 sets up instead).
 
-``python -m liverpool.server.pgcluster [--dir .cluster] [--port 5433] [--workers 1] [--serve-port 8000]``
+``python -m liverpool.server.pgcluster [--dir .cluster] [--port 5433] [--workers 2] [--serve-port 8000]``
 (what ``make cluster`` runs): starts the cluster in the folder (made the first time), creates the
-database ``liverpool``, runs the migrations once (the release step), then ``liverpool serve`` on
-it; Ctrl-C stops the server and the cluster.
+database ``liverpool``, runs the migrations once (the release step), then ``liverpool serve
+--workers N`` on it (several workers on one port, server/bus.py); Ctrl-C stops the server and the
+cluster.
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dir", type=Path, default=Path(".cluster"), help="the cluster's folder (default .cluster)")
     p.add_argument("--port", type=int, default=5433, help="PostgreSQL's port on 127.0.0.1 (default 5433)")
     p.add_argument("--serve-port", type=int, default=8000, help="the game server's port (default 8000)")
-    p.add_argument("--workers", type=int, default=1, help="server processes (liverpool serve --workers)")
+    p.add_argument("--workers", type=int, default=2, help="server processes (liverpool serve --workers; default 2)")
     args = p.parse_args(argv)
     cluster = Cluster(args.dir, args.port)
     print(f"PostgreSQL: starting the cluster in {cluster.root} on 127.0.0.1:{cluster.port} ...", flush=True)

@@ -10,8 +10,6 @@ spectators talk (with a name of their choosing).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -134,12 +132,14 @@ async def _receive(table: Table, conn: Connection, text: str) -> None:
         conn.error("chat_limited", "too many chat lines: wait a moment")
         return
     async with table.lock:
-        table._send_all(await table.chat.add("say", None, name, line))
+        said = await table.chat.add("say", None, name, line)
+        table._send_all(said)
+        await table._publish("chat", m=said)
 
 
 async def serve(table: Table, ws: WebSocket) -> None:
     """Run one accepted spectator socket of ``table`` to its end."""
-    from .table import Connection
+    from .table import Connection, run_socket
 
     conn = Connection(ws, -1, table.settings.rate, table.settings.burst)
     async with table.lock:
@@ -148,37 +148,7 @@ async def serve(table: Table, ws: WebSocket) -> None:
         conn.send(table.chat.log_message())
         table.watchers.add(conn)
 
-    async def writer() -> None:
-        try:
-            while True:
-                text = await conn.queue.get()
-                if text is None:
-                    await ws.close(code=conn.close_code, reason=(conn.close_reason or "")[:120])
-                    return
-                await ws.send_text(text)
-        except Exception:
-            return
-
-    write_task = asyncio.create_task(writer())
     try:
-        while True:
-            receive = asyncio.create_task(ws.receive())
-            done, _ = await asyncio.wait({receive, write_task}, return_when=asyncio.FIRST_COMPLETED)
-            if write_task in done:
-                receive.cancel()
-                break
-            message = receive.result()
-            if message["type"] == "websocket.disconnect":
-                break
-            data = message.get("text")
-            if data is None:
-                data = (message.get("bytes") or b"").decode("utf-8", errors="replace")
-            await _receive(table, conn, data)
-    except Exception:  # the client went away
-        pass
+        await run_socket(ws, conn, lambda text: _receive(table, conn, text))
     finally:
         table.watchers.discard(conn)
-        if not write_task.done():
-            write_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await write_task

@@ -40,6 +40,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import StaticPool
 
 __all__ = [
+    "CHANNEL",
+    "Conflict",
     "Store",
     "StoreLocked",
     "TableRow",
@@ -100,6 +102,9 @@ actions = sa.Table(
     sa.Column("action", sa.JSON, nullable=False),
     sa.Column("source", sa.String(8), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    # a person's action: the client's id of it (its message's version and choice), so a resend is
+    # answered and never applied twice, after a restart and at another worker too (migration 0006)
+    sa.Column("client_id", sa.String(64), nullable=True),
 )
 
 reviews = sa.Table(
@@ -166,6 +171,14 @@ class StoreLocked(RuntimeError):
     """Another server holds this SQLite database (its lock file is locked)."""
 
 
+class Conflict(Exception):
+    """An action's (table id, seq) is taken: another worker wrote that seq first (shared store)."""
+
+
+CHANNEL = "liverpool"
+"""The PostgreSQL notification channel of the workers of one store (server/bus.py)."""
+
+
 def lock_path(database: str) -> Path:
     """The lock file of a SQLite database file: ``liverpool.db`` -> ``liverpool.db-server.lock``."""
     return Path(database + "-server.lock")
@@ -221,11 +234,19 @@ class Store:
         synchronous: str = "normal",
         checkpoint_every: float = 1.0,
         exclusive: bool = True,
+        shared: bool = False,
+        migrate: bool = True,
     ) -> None:
         self.url = async_url(url)
-        # PostgreSQL: hold the server's advisory lock while open (one server per database until
-        # several workers are built); False for tools and tests that open the store beside a server
+        # PostgreSQL: hold the server's advisory lock while open (one server per database);
+        # False for tools and tests that open the store beside a server
         self.exclusive = exclusive
+        # PostgreSQL with several workers: the lock is held shared (every worker of the store holds
+        # it; a single-process server holding it exclusively keeps them out, and they it), and every
+        # commit of actions notifies the other workers in its own transaction (server/bus.py)
+        self.shared = shared
+        self.migrate = migrate  # False: the migrations ran before (a release step)
+        self.worker = ""  # the worker's id in the notifications (server/bus.py)
         self.lock_wait = 5.0  # seconds a PostgreSQL server waits for the lock of one just killed
         self.synchronous = synchronous.upper()
         if self.synchronous not in ("OFF", "NORMAL", "FULL"):
@@ -288,8 +309,9 @@ class Store:
         self._conn = await self.engine.connect()
         if self.exclusive and u.get_backend_name() == "postgresql":
             await self._lock_postgresql(u)  # before the migrations: one server migrates
-        async with self.engine.begin() as conn:
-            await conn.run_sync(_upgrade)
+        if self.migrate:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(_upgrade)
         if u.get_backend_name() == "sqlite" and self.engine.dialect.driver == "aiosqlite":
             # the log's hot path: a batch of actions only is written through the driver's own
             # connection (the statement compiled by SQLAlchemy from the Core insert), in two round
@@ -311,16 +333,17 @@ class Store:
         conn = self._conn
         assert conn is not None
         deadline = time.monotonic() + self.lock_wait
+        take = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
         while True:
-            got = (await conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": _PG_LOCK})).scalar()
+            got = (await conn.execute(sa.text(f"SELECT {take}(:k)"), {"k": _PG_LOCK})).scalar()
             await conn.commit()
             if got:
                 return
             if time.monotonic() >= deadline:
                 raise StoreLocked(
                     f"another liverpool server is using the PostgreSQL database {u.database} on {u.host}: "
-                    "stop it first (one server per database: several workers are not supported yet, "
-                    "docs/deploy.md)"
+                    "stop it first (a single-process server and the workers of `--workers N` do not share "
+                    "a database, docs/deploy.md)"
                 )
             await asyncio.sleep(0.2)
 
@@ -419,6 +442,8 @@ class Store:
                         await conn.execute(_INSERT_ACTION, rows)
                     for job, _ in batch:
                         results.append(None if isinstance(job, _Append) else await job(conn))
+                    if self.shared and rows:
+                        await self._notify_rows(conn, rows)
                 self.commits += 1
                 for (_, future), result in zip(batch, results, strict=True):
                     if not future.done():
@@ -429,6 +454,8 @@ class Store:
                     try:
                         async with conn.begin():
                             result = await self._do(conn, job)
+                            if self.shared and isinstance(job, _Append):
+                                await self._notify_rows(conn, [job.row])
                         self.commits += 1
                         if not future.done():
                             future.set_result(result)
@@ -438,6 +465,26 @@ class Store:
             finally:
                 for _ in batch:
                     self._queue.task_done()
+
+    async def _notify_rows(self, conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+        """Tell the other workers which tables moved, in the transaction of the rows (PostgreSQL
+        delivers a notification when its transaction commits, and never one of a rollback)."""
+        await self.notify(conn, {"k": "act", "v": {r["table_id"]: r["idx"] + 1 for r in rows}})
+
+    async def notify(self, conn: AsyncConnection, message: dict[str, Any]) -> None:
+        """``pg_notify`` on :data:`CHANNEL` in ``conn``'s transaction (shared stores only)."""
+        payload = json.dumps({"w": self.worker} | message, separators=(",", ":"))
+        await conn.execute(sa.text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload})
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        """A notification to the other workers of a shared store, in a transaction of its own."""
+        if not self.shared:
+            return
+
+        async def job(c: AsyncConnection) -> None:
+            await self.notify(c, message)
+
+        await self._run(job)
 
     async def _append_fast(self, rows: list[dict[str, Any]]) -> None:
         """Insert and commit a batch of action rows in two round trips (see :meth:`open`)."""
@@ -481,36 +528,58 @@ class Store:
         source: str,
         finish: dict[str, Any] | None = None,
         also: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+        client_id: str | None = None,
     ) -> None:
         """Append action number ``idx`` of a table; returns once committed. ``finish``: the
         table's columns this action changes (the last action: status "over", scores, winners),
         written in the same transaction; ``also``: more work of that transaction (the finished
-        game's ratings, ``server.ratings.finished_job``)."""
+        game's ratings, ``server.ratings.finished_job``); ``client_id``: a person's message's id
+        (a resend is known by it). :class:`Conflict` when seq ``idx`` of the table is taken (another
+        worker wrote it first: nothing of this action was committed)."""
 
-        row = {"table_id": table_id, "idx": idx, "seat": seat, "action": action, "source": source, "at": time.time()}
-        if finish is None:
-            await self._run(_Append(row))
-            return
+        row = {
+            "table_id": table_id,
+            "idx": idx,
+            "seat": seat,
+            "action": action,
+            "source": source,
+            "at": time.time(),
+            "client_id": client_id,
+        }
+        try:
+            if finish is None:
+                await self._run(_Append(row))
+                return
 
-        async def job(c: AsyncConnection) -> None:
-            await c.execute(_INSERT_ACTION, [row])
-            await c.execute(tables.update().where(tables.c.id == table_id).values(**finish))
-            if also is not None:
-                await also(c)
+            async def job(c: AsyncConnection) -> None:
+                await c.execute(_INSERT_ACTION, [row])
+                await c.execute(tables.update().where(tables.c.id == table_id).values(**finish))
+                if also is not None:
+                    await also(c)
+                if self.shared:
+                    await self._notify_rows(c, [row])
 
-        await self._run(job)
+            await self._run(job)
+        except sa.exc.IntegrityError as exc:
+            raise Conflict(f"table {table_id}: action {idx} was written by another worker") from exc
 
     async def start_table(self, table_id: str, bots: dict[int, tuple[str, str]], **values: Any) -> None:
         """A game's start in one transaction: the person's seats given to bots (seat: (bot, the
         seat's name)) and the table's columns (status "playing", seed, started_at)."""
 
-        async def job(c: AsyncConnection) -> None:
+        async def job(c: AsyncConnection) -> bool:
+            q = tables.update().where(tables.c.id == table_id, tables.c.status == "waiting").values(**values)
+            if (await c.execute(q)).rowcount != 1:
+                return False  # started by another worker: nothing written
             for seat, (bot, name) in bots.items():
                 where = (seats.c.table_id == table_id, seats.c.seat == seat)
                 await c.execute(seats.update().where(*where).values(kind="bot", bot=bot, name=name))
-            await c.execute(tables.update().where(tables.c.id == table_id).values(**values))
+            if self.shared:
+                await self.notify(c, {"k": "start", "t": table_id})
+            return True
 
-        await self._run(job)
+        if not await self._run(job):
+            raise Conflict(f"table {table_id} was started by another worker")
 
     async def save_rematch(self, table_id: str, rematch_id: str, hashes: dict[int, str]) -> None:
         """Keep the rematch of ``table_id``: each person's seat and the hash of its new token
@@ -564,6 +633,60 @@ class Store:
         result: tuple[TableRow, list[TableRow], list[dict[str, Any]]] | None = await self._run(job)
         return result
 
+    async def actions_from(self, table_id: str, start: int) -> list[dict[str, Any]]:
+        """A table's actions from seq ``start`` on, in order: idx, seat, action, source, client_id."""
+
+        async def job(c: AsyncConnection) -> list[dict[str, Any]]:
+            q = (
+                sa.select(actions.c.idx, actions.c.seat, actions.c.action, actions.c.source, actions.c.client_id)
+                .where(actions.c.table_id == table_id, actions.c.idx >= start)
+                .order_by(actions.c.idx)
+            )
+            return [dict(r) for r in (await c.execute(q)).mappings()]
+
+        result: list[dict[str, Any]] = await self._run(job)
+        return result
+
+    async def table_row(self, table_id: str) -> tuple[TableRow, list[TableRow]] | None:
+        """A table's row and its seats' rows (no actions), or None."""
+
+        async def job(c: AsyncConnection) -> tuple[TableRow, list[TableRow]] | None:
+            row = (await c.execute(tables.select().where(tables.c.id == table_id))).mappings().first()
+            if row is None:
+                return None
+            q = seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
+            return dict(row), [dict(s) for s in (await c.execute(q)).mappings()]
+
+        result: tuple[TableRow, list[TableRow]] | None = await self._run(job)
+        return result
+
+    async def versions(self, table_ids: list[str]) -> dict[str, tuple[str, int]]:
+        """Each table's status and count of actions in the store (the workers' poll)."""
+
+        async def job(c: AsyncConnection) -> dict[str, tuple[str, int]]:
+            count = sa.select(sa.func.count()).where(actions.c.table_id == tables.c.id).scalar_subquery()
+            q = sa.select(tables.c.id, tables.c.status, count).where(tables.c.id.in_(table_ids))
+            return {str(r[0]): (str(r[1]), int(r[2])) for r in (await c.execute(q)).all()}
+
+        if not table_ids:
+            return {}
+        result: dict[str, tuple[str, int]] = await self._run(job)
+        return result
+
+    async def claim_seat(self, table_id: str, seat: int, **values: Any) -> bool:
+        """Give a free person's seat (no token yet) to a joiner; False when another worker gave it first."""
+
+        async def job(c: AsyncConnection) -> bool:
+            q = (
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.token_hash.is_(None))
+                .values(**values)
+            )
+            return bool((await c.execute(q)).rowcount == 1)
+
+        result: bool = await self._run(job)
+        return result
+
     async def save_review(
         self, table_id: str, seat: int, samples: int, seed: int, review: dict[str, Any], seconds: float
     ) -> None:
@@ -597,6 +720,16 @@ class Store:
 
         async def job(c: AsyncConnection) -> list[str]:
             q = sa.select(tables.c.id).where(tables.c.status != "over").order_by(tables.c.created_at)
+            return list((await c.execute(q)).scalars())
+
+        result: list[str] = await self._run(job)
+        return result
+
+    async def playing(self) -> list[str]:
+        """Ids of the tables being played."""
+
+        async def job(c: AsyncConnection) -> list[str]:
+            q = sa.select(tables.c.id).where(tables.c.status == "playing")
             return list((await c.execute(q)).scalars())
 
         result: list[str] = await self._run(job)

@@ -18,10 +18,11 @@ import re
 import secrets
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action, Buy, Meld, Pass
+from ..actions import Action, Buy, Meld, Pass, action_from_dict
 from ..bots import Bot, get
 from ..cards import parse_cards
 from ..describe import describe_action, describe_event
@@ -49,10 +50,12 @@ from .protocol import (
     ProtocolError,
     parse_client_message,
 )
+from .store import Conflict
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
 
+    from .bus import Bus
     from .lobby import Lobby
 
 __all__ = [
@@ -65,6 +68,7 @@ __all__ = [
     "hints_from_store",
     "hints_to_store",
     "new_token",
+    "run_socket",
 ]
 
 log = logging.getLogger("liverpool.server")
@@ -225,15 +229,21 @@ class Seat:
     disconnected_at: float | None = None  # loop time; None while connected
     engine_bot: Bot | None = None  # the bot playing this seat (bot seats) or standing in for a person
     auto: bool = False  # the person asked the bot to play for them (``autoplay``)
-    applied: deque[tuple[Any, ...]] = field(default_factory=lambda: deque(maxlen=32))
+    applied: deque[str] = field(default_factory=lambda: deque(maxlen=32))  # client ids of applied messages
     hints_deal: int | None = None  # the deal ``hints_used`` counts in
     hints_used: int = 0
     hint_pending: int | None = None  # the version a hint is being computed for
     last_hint: tuple[int, Action, dict[str, Any]] | None = None  # the last hint: (decision, action, answer)
+    remote: set[str] = field(default_factory=set)  # other workers with a socket of this seat (server/bus.py)
 
     @property
     def claimed(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def present(self) -> bool:
+        """A socket of this seat is open, at this worker or another."""
+        return self.conn is not None or bool(self.remote)
 
 
 class Table:
@@ -318,7 +328,7 @@ class Table:
                         "name": self.names[s.index],
                         "kind": s.kind,
                         "bot": s.bot,
-                        "connected": s.conn is not None,
+                        "connected": s.present,
                         "claimed": s.claimed,
                         "bot_playing": s.kind == "bot" or (self.game is not None and self._stand_in(s, now)),
                     }
@@ -340,7 +350,7 @@ class Table:
         socket that left)."""
         return (
             self.status in ("over", "waiting")
-            and all(s.conn is None for s in self.seats)
+            and all(not s.present for s in self.seats)
             and now - self.touched >= after
         )
 
@@ -358,17 +368,26 @@ class Table:
     async def join(self, name: str) -> tuple[int, str]:
         """The first free person's seat for ``name``: (seat, token)."""
         async with self.lock:
-            if self.status != "waiting":
-                raise LobbyError(409, "the game has already started")
-            free = next((s for s in self.seats if s.kind == "human" and s.token_hash is None), None)
-            if free is None:
-                raise LobbyError(409, "table is full")
-            token = new_token()
-            await self.store.update_seat(self.id, free.index, name=name, token_hash=hash_token(token))
+            while True:
+                if self.bus is not None:
+                    await self._refresh_locked()  # what the other workers did to it
+                if self.status != "waiting":
+                    raise LobbyError(409, "the game has already started")
+                free = next((s for s in self.seats if s.kind == "human" and s.token_hash is None), None)
+                if free is None:
+                    raise LobbyError(409, "table is full")
+                token = new_token()
+                if self.bus is None:
+                    await self.store.update_seat(self.id, free.index, name=name, token_hash=hash_token(token))
+                    break
+                # several workers: the seat is given only if still free in the store
+                if await self.store.claim_seat(self.id, free.index, name=name, token_hash=hash_token(token)):
+                    break
             free.name = name
             free.token_hash = hash_token(token)
             free.disconnected_at = self.touched = asyncio.get_running_loop().time()
             self._notify_seats()
+            await self._publish("seats")
             await self._system(f"{name} took seat {free.index}.")
             return free.index, token
 
@@ -380,6 +399,8 @@ class Table:
         if seat.index != 0:
             raise LobbyError(403, "only the table's creator starts the game")
         async with self.lock:
+            if self.bus is not None:
+                await self._refresh_locked()
             if self.status != "waiting":
                 raise LobbyError(409, "the game has already started")
             bot = self.settings.takeover_bot
@@ -388,19 +409,25 @@ class Table:
             game = Game.new(players=self.players, rules=self.rules, seed=seed)
             # the free seats, the status and the seed in one transaction
             names = {s.index: bot_seat_name(s.index, bot) for s in free}
-            await self.store.start_table(
-                self.id,
-                {s.index: (bot, names[s.index]) for s in free},
-                status="playing",
-                seed=seed,
-                started_at=time.time(),
-            )
+            try:
+                await self.store.start_table(
+                    self.id,
+                    {s.index: (bot, names[s.index]) for s in free},
+                    status="playing",
+                    seed=seed,
+                    started_at=time.time(),
+                )
+            except Conflict:  # another worker started it meanwhile
+                await self._refresh_locked()
+                raise LobbyError(409, "the game has already started") from None
             for s in free:
                 s.kind, s.bot, s.name = "bot", bot, names[s.index]
             self._begin(game)
             self._broadcast()
         if self.hint_limit != 0 and self.settings.warm_hints:
             self.lobby.hint_workers.warm()
+        if self.bus is not None:
+            await self.bus.try_drive(self.id)  # the worker that started it drives it (while it lives)
         self._start_pump()
 
     def _begin(self, game: Game) -> None:
@@ -426,9 +453,148 @@ class Table:
                 self.lobby.hint_workers.warm()
             self._start_pump()
 
+    @property
+    def bus(self) -> Bus | None:
+        """The other workers of a shared store (server/bus.py), or None (this process alone)."""
+        bus: Bus | None = getattr(self.lobby, "bus", None)
+        return bus
+
     def _start_pump(self) -> None:
+        bus = self.bus
+        if bus is not None and self.id not in bus.owned:
+            return  # another worker drives this table's bots and timers (server/bus.py)
         if self._pump is None and self.game is not None and not self.game.is_over:
             self._pump = asyncio.create_task(self._run_pump(), name=f"liverpool-table-{self.id}")
+
+    def drive(self) -> None:
+        """This worker drives the table from now on (it took its lock): timers count from now."""
+        now = asyncio.get_running_loop().time()
+        self._changed_at = self._decision_at = self._window_at = now
+        self._start_pump()
+        self.wake.set()
+
+    async def _publish(self, kind: str, **fields: Any) -> None:
+        """Tell the other workers of a change they keep too (nothing without them)."""
+        bus = self.bus
+        if bus is not None and not self._stopping:
+            await bus.publish(self, kind, **fields)
+
+    @property
+    def changed_at(self) -> float:
+        """The loop time of the last action applied to this replica (or of its start)."""
+        return self._changed_at
+
+    def behind(self, count: int) -> bool:
+        """True when the store holds more of this table's actions (``count``) than this replica."""
+        g = self.game
+        return count > 0 if g is None else count > g.version
+
+    async def catch_up(self, seats: bool = True) -> None:
+        """Apply what the other workers committed to this table since this replica's version
+        (``seats`` False: the actions only, the table has started here)."""
+        async with self.lock:
+            await self._refresh_locked(seats=seats)
+
+    async def _refresh_locked(self, seats: bool = True) -> None:
+        """The table as the store has it (with the lock held): its seats and, once it started,
+        every action after this replica's version, each applied and sent as ``state`` as if made
+        here (one state per action, in order)."""
+        if seats or self.game is None:
+            await self._refresh_seats()
+        g = self.game
+        if g is None:
+            return
+        for r in await self.store.actions_from(self.id, g.version):
+            if g.is_over or r["idx"] != g.version:
+                break
+            action = action_from_dict(r["action"])
+            before = len(g.events)
+            prev = (g.current, g.phase)
+            deal_before = g.deal
+            g.apply(action)  # committed by another worker: the log is the authority
+            self._after_apply(action, before, prev, deal_before)
+            if r["client_id"]:
+                self.seats[r["seat"]].applied.append(r["client_id"])
+        if g.is_over and self.status != "over":
+            self.status = "over"
+            self.touched = asyncio.get_running_loop().time()
+            self._notify_seats()
+
+    async def _refresh_seats(self) -> None:
+        """The seats as the store has them and, when the table started at another worker, its game."""
+        found = await self.store.table_row(self.id)
+        if found is None:
+            return
+        row, seat_rows = found
+        changed = False
+        for r in seat_rows:
+            s = self.seats[r["seat"]]
+            now_seat = (r["kind"], r["bot"], r["name"], r["token_hash"])
+            if (s.kind, s.bot, s.name, s.token_hash) != now_seat:
+                s.kind, s.bot, s.name, s.token_hash = now_seat
+                changed = True
+        if self.game is None and row["status"] in ("playing", "over") and row["seed"] is not None:
+            record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": []}
+            self._begin(Game.from_record(record))
+            self._broadcast()
+            changed = False
+            self._notify_seats()
+        elif changed:
+            self._notify_seats()
+
+    async def remote(self, worker: str, msg: dict[str, Any]) -> None:
+        """A change another worker announced (server/bus.py): presence, autoplay, prefs, continue,
+        a chat line, the deal-end pause's end, the seats."""
+        kind = msg.get("k")
+        seat_no = msg.get("s")
+        seat = self.seats[seat_no] if isinstance(seat_no, int) and 0 <= seat_no < len(self.seats) else None
+        async with self.lock:
+            now = asyncio.get_running_loop().time()
+            if kind in ("seats", "start"):
+                await self._refresh_locked()
+            elif kind == "conn" and seat is not None:
+                if msg.get("on"):  # as a socket of this worker would (connect)
+                    seat.remote.add(worker)
+                    seat.disconnected_at = None
+                    seat.auto = False
+                    self.pacing.forget(seat.index)
+                else:
+                    seat.remote.discard(worker)
+                    if not seat.present:
+                        seat.disconnected_at = self.touched = now
+                        if self.pacing.refresh(self, now):
+                            self._broadcast()
+                self._notify_seats()
+            elif kind == "auto" and seat is not None:
+                seat.auto = bool(msg.get("on"))
+                if self.pacing.refresh(self, now):
+                    self._broadcast()
+                self._notify_seats()
+            elif kind == "prefs" and seat is not None:
+                self.pacing.set_prefs(seat.index, msg["buy"], list(msg["wish"]), bool(msg["pause"]))
+            elif kind == "cont" and seat is not None:
+                if self.pacing.go_on(self, seat.index, now) or self.pacing.hold is not None:
+                    self._broadcast()
+            elif kind == "release":
+                if self.pacing.hold is not None:
+                    self.pacing.release(self, now)
+                    self._broadcast()
+            elif kind == "chat":
+                line = dict(msg["m"]["line"])
+                self.chat.lines.append(line)
+                self.chat.count = max(self.chat.count, int(line["n"]) + 1)
+                self._send_all(msg["m"])
+        self.wake.set()
+
+    def worker_gone(self, worker: str) -> None:
+        """A worker went silent (killed): the sockets it had are gone (the grace period counts)."""
+        now = asyncio.get_running_loop().time()
+        for s in self.seats:
+            if worker in s.remote:
+                s.remote.discard(worker)
+                if not s.present:
+                    s.disconnected_at = now
+        self.wake.set()
 
     async def stop(self) -> None:
         """Stop the pump and close every socket (the server is stopping)."""
@@ -601,7 +767,9 @@ class Table:
         table stops (the sockets it closes leave, and the store may be closing)."""
         if self._stopping:
             return
-        self._send_all(await self.chat.add("system", None, "", text))
+        msg = await self.chat.add("system", None, "", text)
+        self._send_all(msg)
+        await self._publish("chat", m=msg)
 
     async def _say(self, conn: Connection, msg: ChatMessage) -> None:
         """A person's chat line, to everyone at the table (kept in the store first)."""
@@ -617,7 +785,9 @@ class Table:
             conn.error("chat_limited", "too many chat lines: wait a moment")
             return
         async with self.lock:
-            self._send_all(await self.chat.add("say", conn.seat, self.names[conn.seat], text))
+            line = await self.chat.add("say", conn.seat, self.names[conn.seat], text)
+            self._send_all(line)
+            await self._publish("chat", m=line)
 
     def _notify_seats(self) -> None:
         """Tell every socket the seats changed (``lobby`` before the start, ``table`` after)."""
@@ -634,6 +804,8 @@ class Table:
         """A new socket for ``seat`` (an older one is closed); it gets ``hello`` first."""
         conn = Connection(ws, seat.index, self.settings.rate, self.settings.burst, self.settings.flood_window)
         async with self.lock:
+            if self.bus is not None:
+                await self._refresh_locked()  # the replica as the store has it, before hello
             old = seat.conn
             seat.conn = conn
             seat.disconnected_at = None
@@ -644,6 +816,8 @@ class Table:
             conn.send(self._state(conn, "hello"))
             conn.send(self.chat.log_message())
             self._notify_seats()
+            if old is None:
+                await self._publish("conn", s=seat.index, on=True)
             if old is None and seat.kind == "human":
                 back = seat.index in self.seen
                 self.seen.add(seat.index)
@@ -657,10 +831,13 @@ class Table:
             seat = self.seats[conn.seat]
             if seat.conn is conn:
                 seat.conn = None
-                seat.disconnected_at = self.touched = asyncio.get_running_loop().time()
-                if self.pacing.refresh(self, seat.disconnected_at):
+                self.touched = asyncio.get_running_loop().time()
+                if not seat.present:  # (a socket of it at another worker keeps it connected)
+                    seat.disconnected_at = self.touched
+                if self.pacing.refresh(self, self.touched):
                     self._broadcast()  # the deal-end pause waited for this seat only
                 self._notify_seats()
+                await self._publish("conn", s=seat.index, on=False)
                 await self._system(f"{self.names[seat.index]} left the table.")
         self.wake.set()
 
@@ -693,6 +870,7 @@ class Table:
                     who = self.names[seat.index]
                     await self._system(f"A bot plays for {who}." if msg.on else f"{who} plays again.")
                 seat.auto = msg.on
+                await self._publish("auto", s=seat.index, on=msg.on)
                 if self.pacing.refresh(self, asyncio.get_running_loop().time()):
                     self._broadcast()
                 self._notify_seats()
@@ -705,17 +883,26 @@ class Table:
             await self._say(conn, msg)
             return
         async with self.lock:
-            try:
-                if isinstance(msg, (ActMessage, MeldMessage)) and self.pacing.hold is not None:
-                    raise ProtocolError("paused", "the table waits until everyone has read the deal's scores")
-                if isinstance(msg, ActMessage):
-                    await self._act(conn, msg)
-                elif isinstance(msg, MeldMessage):
-                    await self._meld(conn, msg)
-                elif isinstance(msg, CheckMessage):
-                    self._check(conn, msg)
-            except ProtocolError as exc:
-                conn.error(exc.code, exc.reason)
+            for attempt in range(8):
+                try:
+                    if isinstance(msg, (ActMessage, MeldMessage)) and self.pacing.hold is not None:
+                        raise ProtocolError("paused", "the table waits until everyone has read the deal's scores")
+                    if isinstance(msg, ActMessage):
+                        await self._act(conn, msg)
+                    elif isinstance(msg, MeldMessage):
+                        await self._meld(conn, msg)
+                    elif isinstance(msg, CheckMessage):
+                        self._check(conn, msg)
+                except ProtocolError as exc:
+                    conn.error(exc.code, exc.reason)
+                except Conflict:
+                    # another worker wrote this seq first: catch up from the log and validate the
+                    # message again on the replica as it now is (stale, or still legal)
+                    if attempt == 7:
+                        raise
+                    await self._refresh_locked(seats=False)
+                    continue
+                break
 
     async def _pace(self, conn: Connection, msg: ContinueMessage | PrefsMessage) -> None:
         """``continue`` (done reading the deal's end) or ``prefs`` (server/pacing.py)."""
@@ -723,10 +910,13 @@ class Table:
             now = asyncio.get_running_loop().time()
             if isinstance(msg, PrefsMessage):
                 self.pacing.set_prefs(conn.seat, msg.buy, msg.wish, msg.pause)
+                await self._publish("prefs", s=conn.seat, buy=msg.buy, wish=list(msg.wish), pause=msg.pause)
                 if self.game is not None:
                     conn.send(self._state(conn))  # its auto_buy may have changed
-            elif self.pacing.go_on(self, conn.seat, now) or self.pacing.hold is not None:
-                self._broadcast()  # who is still reading (or play goes on)
+            else:
+                await self._publish("cont", s=conn.seat)
+                if self.pacing.go_on(self, conn.seat, now) or self.pacing.hold is not None:
+                    self._broadcast()  # who is still reading (or play goes on)
         self.wake.set()
 
     def _playing(self) -> Game:
@@ -739,7 +929,7 @@ class Table:
 
     async def _act(self, conn: Connection, msg: ActMessage) -> None:
         seat = self.seats[conn.seat]
-        key = ("act", msg.version, msg.action)
+        key = f"act:{msg.version}:{msg.action}"  # the client's id of this choice (kept in the log)
         if key in seat.applied:  # a duplicate of an applied message: the current state, nothing applied
             conn.send(self._state(conn))
             return
@@ -765,12 +955,13 @@ class Table:
                 raise ProtocolError(
                     "stale", f"version {msg.version} is not the current one ({g.version}): choose from the new list"
                 )
-        await self._commit(seat.index, action, "person", listed=True)
+        await self._commit(seat.index, action, "person", listed=True, client_id=key)
         seat.applied.append(key)
 
     async def _meld(self, conn: Connection, msg: MeldMessage) -> None:
         seat = self.seats[conn.seat]
-        key = ("meld", msg.version, msg.kind, tuple(c.upper() for c in msg.cards))
+        cards_id = hashlib.sha256(",".join(c.upper() for c in msg.cards).encode()).hexdigest()[:24]
+        key = f"meld:{msg.version}:{msg.kind}:{cards_id}"
         if key in seat.applied:
             conn.send(self._state(conn))
             return
@@ -788,7 +979,7 @@ class Table:
             g.verify(action)
         except IllegalAction as exc:
             raise ProtocolError("illegal", f"this {msg.kind} cannot be laid: {exc}") from None
-        await self._commit(seat.index, action, "person", listed=False)
+        await self._commit(seat.index, action, "person", listed=False, client_id=key)
         seat.applied.append(key)
 
     def hints_left(self, seat: Seat) -> int | None:
@@ -897,9 +1088,10 @@ class Table:
         conn.send({"type": "check_result", "id": msg.id, "ok": reason is None, "reason": reason})
 
     # ------------------------------------------------------------------ applying
-    async def _commit(self, seat: int, action: Action, source: str, listed: bool) -> None:
+    async def _commit(self, seat: int, action: Action, source: str, listed: bool, client_id: str | None = None) -> None:
         """Verify, apply, log (committed; with the result when it ends the game), broadcast. Call
-        with the lock held. A failed commit leaves the game as it was before the action."""
+        with the lock held. A failed commit leaves the game as it was before the action
+        (:class:`.store.Conflict`: another worker wrote this seq first)."""
         g = self.game
         assert g is not None
         if not listed:
@@ -919,7 +1111,9 @@ class Table:
 
             also = finished_job(finished_game(self, g))
         try:
-            await self.store.append(self.id, idx, seat, action.to_dict(), source, finish=finish, also=also)
+            await self.store.append(
+                self.id, idx, seat, action.to_dict(), source, finish=finish, also=also, client_id=client_id
+            )
         except Exception:
             # not committed: the game as it was before this action (rebuilt from its log)
             record = g.record()
@@ -927,6 +1121,15 @@ class Table:
             self.game = Game.from_record(record)
             self._events_json = self._events_json[: len(self.game.events)]
             raise
+        self._after_apply(action, before, prev, deal_before)
+        if g.is_over and self.bus is not None:
+            await self.bus.release(self.id)
+
+    def _after_apply(self, action: Action, before: int, prev: tuple[int, str], deal_before: int) -> None:
+        """What follows an action committed (here, or by another worker): the timers, the last
+        move in words, the deal-end pause, the status, a ``state`` to every socket."""
+        g = self.game
+        assert g is not None
         self.actions_applied += 1
         now = asyncio.get_running_loop().time()
         self._changed_at = now
@@ -1040,6 +1243,7 @@ class Table:
                     if self.pacing.hold_wait(loop.time()) == 0:
                         self.pacing.release(self, loop.time())
                         self._broadcast()
+                        await self._publish("release")
                 continue
             plan = self._plan(loop.time())
             if plan is None:
@@ -1108,48 +1312,63 @@ class Table:
             if source == "stand-in" and not self.seats[seat].auto and seat not in self.chat.announced:
                 self.chat.announced.add(seat)
                 await self._system(f"A bot plays for {self.names[seat]} while they are away.")
-            await self._commit(seat, action, source, listed=False)
+            try:
+                await self._commit(seat, action, source, listed=False)
+            except Conflict:  # a person's move at another worker came first: plan again
+                await self._refresh_locked(seats=False)
 
     # ------------------------------------------------------------------ the whole socket
     async def serve(self, ws: WebSocket, seat: Seat) -> None:
         """Run one accepted socket of ``seat`` to its end."""
-        from fastapi import WebSocketDisconnect
-
         conn = await self.connect(ws, seat)
         conn.ws = ws
-
-        async def writer() -> None:
-            try:
-                while True:
-                    text = await conn.queue.get()
-                    if text is None:
-                        await ws.close(code=conn.close_code, reason=(conn.close_reason or "")[:120])
-                        return
-                    await ws.send_text(text)
-            except Exception:  # the client went away: the reader sees it too
-                return
-
-        write_task = asyncio.create_task(writer())
         try:
-            while True:
-                receive = asyncio.create_task(ws.receive())
-                done, _ = await asyncio.wait({receive, write_task}, return_when=asyncio.FIRST_COMPLETED)
-                if write_task in done:
-                    receive.cancel()
-                    break
-                message = receive.result()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
-                if text is None:
-                    data = message.get("bytes") or b""
-                    text = data.decode("utf-8", errors="replace")
-                await self.receive(conn, text)
-        except WebSocketDisconnect:  # any other error is a bug: uvicorn logs it and closes (1011)
-            pass
+            await run_socket(ws, conn, lambda text: self.receive(conn, text))
         finally:
             await self.disconnect(conn)
-            if not write_task.done():
-                write_task.cancel()
+
+
+async def run_socket(ws: WebSocket, conn: Connection, handle: Callable[[str], Awaitable[None]]) -> None:
+    """The loop of one accepted socket, a seat's or a spectator's (server/spectate.py): a writer
+    task sends ``conn``'s queue in order (None: close with its code and reason), the reader hands
+    each message's text to ``handle`` until the client leaves or the writer ends. A client that
+    went away (a disconnect, a send that fails) ends it quietly; any other error is a bug and is
+    raised (uvicorn logs it and closes the socket with 1011)."""
+    from fastapi import WebSocketDisconnect
+
+    async def writer() -> None:
+        try:
+            while True:
+                text = await conn.queue.get()
+                if text is None:
+                    await ws.close(code=conn.close_code, reason=(conn.close_reason or "")[:120])
+                    return
+                await ws.send_text(text)
+        except Exception:  # the client went away: the reader sees it too
+            return
+
+    write_task = asyncio.create_task(writer())
+    try:
+        while True:
+            receive = asyncio.create_task(ws.receive())
+            done, _ = await asyncio.wait({receive, write_task}, return_when=asyncio.FIRST_COMPLETED)
+            if write_task in done:
+                receive.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await write_task
+                    await receive
+                break
+            message = receive.result()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                data = message.get("bytes") or b""
+                text = data.decode("utf-8", errors="replace")
+            await handle(text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if not write_task.done():
+            write_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await write_task

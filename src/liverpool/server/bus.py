@@ -1,0 +1,226 @@
+"""Several server workers on one PostgreSQL store (``liverpool serve --workers N``).
+
+Any worker serves any table. Each worker keeps a replica of the tables it serves, rebuilt from the
+action log; an action a worker receives is validated on its replica and inserted at (table id,
+seq): the key refuses a seq written by another worker first (:class:`.store.Conflict`), and the
+worker then catches up from the log and validates again (a log never forks, nothing is applied
+twice). Every commit of actions notifies the other workers in its own transaction (PostgreSQL
+``LISTEN``/``NOTIFY`` on :data:`.store.CHANNEL`, through asyncpg's ``add_listener`` on a
+connection of its own); they catch up from the store and push the new states to their sockets.
+A poll every ``poll`` seconds catches up too, so a lost notification only delays.
+
+A table's bots, timers and pacing clock are driven by exactly one worker at a time: the one that
+holds the table's session advisory lock (``pg_try_advisory_lock`` on a connection of its own).
+When that worker dies its connection closes and PostgreSQL frees the lock; another worker's poll
+takes it and drives the table from then on.
+
+What the driving worker needs of the other workers' sockets travels on the same channel: a
+person's presence (connected, left), ``autoplay``, ``prefs`` and ``continue``; chat lines (kept in
+the store by the worker that received them) are sent on to every worker's sockets. Each worker
+says it is alive every second: the presence a worker announced is dropped once it has been silent
+for ``dead_after`` seconds (killed), so a bot stands in for its people after the grace period.
+
+SQLite, and PostgreSQL with one worker, use none of this (one process, the only owner of its
+tables in memory: ``make run`` is that).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+
+from .store import CHANNEL
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncConnection
+
+    from .lobby import Lobby
+    from .store import Store
+    from .table import Table
+
+__all__ = ["Bus", "table_lock_key"]
+
+log = logging.getLogger("liverpool.server")
+
+
+def table_lock_key(table_id: str) -> int:
+    """The advisory lock key of a table (64 bits of the SHA-256 of its id, signed).
+
+    >>> table_lock_key("abc") == table_lock_key("abc") != table_lock_key("abd")
+    True
+    """
+    return int.from_bytes(hashlib.sha256(b"liverpool-table:" + table_id.encode()).digest()[:8], "big", signed=True)
+
+
+class Bus:
+    """The notifications between the workers of one shared store, and the tables' driving locks."""
+
+    def __init__(self, lobby: Lobby, store: Store, poll: float = 1.0, dead_after: float = 5.0) -> None:
+        self.lobby = lobby
+        self.store = store
+        self.worker = f"{os.getpid()}-{secrets.token_hex(3)}"
+        store.worker = self.worker
+        self.poll = poll
+        self.dead_after = dead_after
+        self.seen: dict[str, float] = {}  # other workers: when last heard from (monotonic)
+        self.owned: set[str] = set()  # the tables this worker drives (holds the lock of)
+        self._listen: AsyncConnection | None = None
+        self._locks: AsyncConnection | None = None
+        self._locks_busy = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loop_task: asyncio.Task[None] | None = None
+        self.notified = 0
+        self.polled_catch_ups = 0
+
+    async def open(self) -> None:
+        engine = self.store.engine
+        assert engine is not None
+        self._listen = await engine.connect()
+        raw = (await self._listen.get_raw_connection()).driver_connection
+        assert raw is not None
+        await raw.add_listener(CHANNEL, self._on_notify)
+        self._locks = await engine.connect()
+        self._loop_task = asyncio.create_task(self._run(), name="liverpool-bus")
+
+    async def close(self) -> None:
+        if self._loop_task is not None:
+            self._loop_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._loop_task
+            self._loop_task = None
+        for task in list(self._tasks):
+            task.cancel()
+        for conn in (self._listen, self._locks):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()  # the locks go with the session
+        self._listen = self._locks = None
+        self.owned.clear()
+
+    # ------------------------------------------------------------------ the driving locks
+    async def _lock_sql(self, sql: str, table_id: str) -> bool:
+        conn = self._locks
+        if conn is None:
+            return False
+        async with self._locks_busy:
+            got = (await conn.execute(sa.text(sql), {"k": table_lock_key(table_id)})).scalar()
+            await conn.commit()
+        return bool(got)
+
+    async def try_drive(self, table_id: str) -> bool:
+        """Take the table's driving lock (True when this worker holds it now)."""
+        if table_id in self.owned:
+            return True
+        if await self._lock_sql("SELECT pg_try_advisory_lock(:k)", table_id):
+            self.owned.add(table_id)
+            return True
+        return False
+
+    async def release(self, table_id: str) -> None:
+        """Let the table's lock go (its game is over, or it left memory)."""
+        if table_id in self.owned:
+            self.owned.discard(table_id)
+            with contextlib.suppress(Exception):
+                await self._lock_sql("SELECT pg_advisory_unlock(:k)", table_id)
+
+    # ------------------------------------------------------------------ messages
+    async def publish(self, table: Table, kind: str, **fields: Any) -> None:
+        """A table's non-action change to the other workers (presence, prefs, chat ...)."""
+        await self.store.publish({"k": kind, "t": table.id} | fields)
+
+    def alive(self, worker: str) -> bool:
+        seen = self.seen.get(worker)
+        return seen is not None and time.monotonic() - seen < self.dead_after
+
+    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            msg = json.loads(payload)
+        except ValueError:
+            return
+        worker = str(msg.get("w", ""))
+        if worker == self.worker:
+            return
+        self.seen[worker] = time.monotonic()
+        self.notified += 1
+        self._spawn(self._handle(worker, msg))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _handle(self, worker: str, msg: dict[str, Any]) -> None:
+        kind = msg.get("k")
+        try:
+            if kind == "act":
+                for table_id, version in dict(msg.get("v", {})).items():
+                    table = self.lobby.tables.get(table_id)
+                    if table is not None and table.behind(int(version)):
+                        await table.catch_up(seats=False)
+                return
+            if kind == "alive":
+                return
+            table = self.lobby.tables.get(str(msg.get("t")))
+            if table is not None:
+                await table.remote(worker, msg)
+        except Exception:  # one bad message must not stop the others
+            log.exception("a notification from worker %s failed: %s", worker, kind)
+
+    # ------------------------------------------------------------------ the poll
+    async def _run(self) -> None:
+        beats = 0
+        while True:
+            try:
+                await self._beat(beats)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the next beat tries again
+                log.exception("the workers' poll failed")
+            beats += 1
+            await asyncio.sleep(self.poll)
+
+    async def _beat(self, beats: int) -> None:
+        conn = self._listen
+        if conn is not None:
+            raw = (await conn.get_raw_connection()).driver_connection
+            assert raw is not None
+            payload = json.dumps({"w": self.worker, "k": "alive"})
+            await raw.execute(f"NOTIFY {CHANNEL}, '{payload}'")  # the id is hex and digits: no quote in it
+        # the presence announced by workers gone silent (killed) is forgotten
+        for worker in [w for w in self.seen if not self.alive(w)]:
+            del self.seen[worker]
+            for table in list(self.lobby.tables.values()):
+                table.worker_gone(worker)
+        lobby = self.lobby
+        if beats % 3 == 0:  # the playing tables no worker of this one has in memory (a worker died)
+            for table_id in await self.store.playing():
+                if table_id not in lobby.tables:
+                    with contextlib.suppress(Exception):
+                        await lobby.get(table_id)
+        tables = [t for t in lobby.tables.values() if t.status != "over" or t.id in self.owned]
+        versions = await self.store.versions([t.id for t in tables])
+        for table in tables:
+            status, count = versions.get(table.id, (table.status, 0))
+            if status != table.status or table.behind(count):
+                self.polled_catch_ups += 1
+                await table.catch_up()
+            if table.status == "over" or table.game is None:
+                if table.id in self.owned and table.status == "over":
+                    await self.release(table.id)
+                continue
+            # a table whose log moved within the last beat has a driver (or people playing): only
+            # a still one may be a dead worker's, whose lock is then free
+            still = asyncio.get_running_loop().time() - table.changed_at > self.poll
+            if table.id not in self.owned and still and await self.try_drive(table.id):
+                log.info("worker %s drives table %s", self.worker, table.id)
+                await table.catch_up()
+                table.drive()

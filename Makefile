@@ -81,6 +81,7 @@ bench: $(STAMP) $(FAST)/.built
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py --fast $(FAST)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/random_play.py --fast $(FAST)
 	$(BIN)/python benchmarks/analysis.py --jobs 2
 	$(BIN)/python benchmarks/rl.py
 	$(BIN)/python benchmarks/server.py

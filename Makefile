@@ -83,7 +83,7 @@ bench: $(STAMP) $(FAST)/.built
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/random_play.py --fast $(FAST)
 	$(BIN)/python benchmarks/analysis.py --jobs 2
-	$(BIN)/python benchmarks/rl.py
+	$(BIN)/python benchmarks/rl.py --fast $(FAST)
 	$(BIN)/python benchmarks/server.py
 	$(BIN)/python benchmarks/store.py
 

@@ -67,7 +67,8 @@ WORKERS ?= 1
 cluster: $(RUN_STAMP) postgresql
 	$(BIN)/python -m liverpool.server.pgcluster --dir .cluster --port $(CLUSTER_PORT) --serve-port $(PORT) --workers $(WORKERS)
 
-# The build for simulations: the greedy bot compiled with mypyc (setup.py), the rest as in src/.
+# The build for simulations and RL: the greedy bot and the engine's game class and solver tables compiled
+# with mypyc (setup.py lists the modules), the rest as in src/.
 # Use it with PYTHONPATH=build/fast, e.g. `PYTHONPATH=build/fast .venv/bin/liverpool simulate ...`.
 FAST := build/fast
 $(FAST)/.built: $(STAMP) setup.py $(shell find src -name '*.py')

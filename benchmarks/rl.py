@@ -127,8 +127,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.fast_round:  # one round of the build on PYTHONPATH, in this fresh process
         steps, secs = play(ours, float(args.fast_round[0]), seed=int(args.fast_round[1]))
-        layout = str(sys.modules["liverpool.env.layout"].__file__)
-        print(json.dumps({"steps": steps, "cpu_s": secs, "compiled": not layout.endswith(".py")}))
+        core = str(sys.modules["liverpool.game.core"].__file__)  # the engine's game class
+        print(json.dumps({"steps": steps, "cpu_s": secs, "compiled": not core.endswith(".py")}))
         return 0
 
     try:

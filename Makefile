@@ -67,7 +67,8 @@ WORKERS ?= 2
 cluster: $(RUN_STAMP) postgresql
 	$(BIN)/python -m liverpool.server.pgcluster --dir .cluster --port $(CLUSTER_PORT) --serve-port $(PORT) --workers $(WORKERS)
 
-# The build for simulations: the greedy bot compiled with mypyc (setup.py), the rest as in src/.
+# The build for simulations and RL: the greedy bot and the engine's game class and solver tables compiled
+# with mypyc (setup.py lists the modules), the rest as in src/.
 # Use it with PYTHONPATH=build/fast, e.g. `PYTHONPATH=build/fast .venv/bin/liverpool simulate ...`.
 FAST := build/fast
 $(FAST)/.built: $(STAMP) setup.py $(shell find src -name '*.py')
@@ -81,8 +82,9 @@ bench: $(STAMP) $(FAST)/.built postgresql
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py --fast $(FAST)
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/random_play.py --fast $(FAST)
 	$(BIN)/python benchmarks/analysis.py --jobs 2
-	$(BIN)/python benchmarks/rl.py
+	$(BIN)/python benchmarks/rl.py --fast $(FAST)
 	$(BIN)/python benchmarks/server.py
 	$(BIN)/python benchmarks/server.py --paced 25,50,100,200,300,500 --stores sqlite,postgresql1,postgresql2 --seconds 10
 	$(BIN)/python benchmarks/store.py

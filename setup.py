@@ -1,10 +1,14 @@
 """Build hook of setuptools (the project's metadata is in ``pyproject.toml``).
 
 With ``LIVERPOOL_MYPYC=1`` in the environment, the greedy bot (every module of the package
-``liverpool.bots.greedy``, also the strong bot's playout policy) is compiled to C extensions with
-mypyc; the engine stays pure Python. The compiled modules make the same decisions as the source
-(``make test-compiled``, ``tests_compiled/``), about 1.3 times as fast (``make bench``). It needs a
-C compiler, the Python headers, mypy and setuptools in the building environment::
+``liverpool.bots.greedy``, also the strong bot's playout policy), the engine's game class (the
+modules of ``liverpool.game`` but ``common``) and the solver's tables are compiled to C extensions
+with mypyc; the rest stays pure Python (``cards``, ``events`` and ``game/common`` subclass
+builtins and most of ``solver/`` deletes locals, which mypyc does not compile; compiled, the RL
+environment's frozen layout dataclasses refuse their class constants). The compiled modules
+decide and observe exactly as the source (``make test-compiled``, ``tests_compiled/``); ``make
+bench`` measures their speed. It needs a C compiler, the Python
+headers, mypy and setuptools in the building environment::
 
     LIVERPOOL_MYPYC=1 pip install --no-build-isolation .
 
@@ -18,9 +22,18 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-COMPILED = sorted(str(path) for path in Path("src/liverpool/bots/greedy").glob("*.py"))
-"""The modules mypyc compiles: the greedy bot's package (one group, so its modules call one another
-natively)."""
+ENGINE = [
+    *(f"game/{name}.py" for name in ("__init__", "answers", "checks", "contracts", "core", "listing")),
+    *(f"game/{name}.py" for name in ("moves", "positions", "queries", "views")),
+    "solver/tables.py",
+    "solver/base.py",
+]
+COMPILED = sorted(
+    [f"src/liverpool/{name}" for name in ENGINE]
+    + [str(path) for path in Path("src/liverpool/bots/greedy").glob("*.py")]
+)
+"""The modules mypyc compiles, in one group (so that they call one another natively): the greedy
+bot's package and the engine's modules in ``ENGINE``."""
 
 
 def ext_modules() -> list[Extension]:

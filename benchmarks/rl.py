@@ -11,9 +11,13 @@ figures are the total steps over the total time of each. ``gin_rummy_v4`` needs
 ``pettingzoo[classic]`` (rlcard) and OpenSpiel ``open-spiel``: ``pip install -e '.[rl,bench]'``.
 
     python benchmarks/rl.py [--rounds 3] [--seconds 4] [--players 4] [--rules liverpool] [--profile]
+                            [--fast build/fast]
 
 Prints one JSON line: ``env_steps_per_s``, ``pettingzoo_gin_steps_per_s``, ``ratio`` (ours over
 PettingZoo's gin; target 3), ``openspiel_gin_obs_steps_per_s`` and ``ratio_openspiel`` (target 1).
+With ``--fast DIR`` each round also plays the build ``make fast`` made in ``DIR``, in a fresh
+process right after the source's round: ``fast_env_steps_per_s``, ``fast_ratio``,
+``fast_ratio_openspiel`` and ``fast_over_source``.
 """
 
 from __future__ import annotations
@@ -21,10 +25,13 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
+import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -107,12 +114,22 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also time the engine's next_to_act, apply and view and the env's encode (us per step)",
     )
+    parser.add_argument(
+        "--fast", metavar="DIR", type=Path, help="also time the build `make fast` made in DIR (a fresh process a round)"
+    )
+    parser.add_argument("--fast-round", nargs=2, metavar=("SECONDS", "SEED"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     from liverpool.env import liverpool_v0
 
     def ours() -> Any:
         return liverpool_v0.env(players=args.players, rules=args.rules)
+
+    if args.fast_round:  # one round of the build on PYTHONPATH, in this fresh process
+        steps, secs = play(ours, float(args.fast_round[0]), seed=int(args.fast_round[1]))
+        core = str(sys.modules["liverpool.game.core"].__file__)  # the engine's game class
+        print(json.dumps({"steps": steps, "cpu_s": secs, "compiled": not core.endswith(".py")}))
+        return 0
 
     try:
         from pettingzoo.classic import gin_rummy_v4
@@ -129,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     spent: dict[str, float] = {}
     if args.breakdown:
         breakdown(spent)
-    totals = {"ours": [0, 0.0], "gin": [0, 0.0], "openspiel": [0, 0.0]}
+    totals = {"ours": [0, 0.0], "fast": [0, 0.0], "gin": [0, 0.0], "openspiel": [0, 0.0]}
+    fast_compiled = False
     profiler = cProfile.Profile() if args.profile else None
     for r in range(args.rounds):
         if profiler is not None:
@@ -139,6 +157,15 @@ def main(argv: list[str] | None = None) -> int:
             profiler.disable()
         totals["ours"][0] += steps
         totals["ours"][1] += secs
+        if args.fast is not None:
+            command = [sys.executable, __file__, "--fast-round", str(args.seconds), str(r + 1)]
+            command += ["--players", str(args.players), "--rules", args.rules]
+            env = dict(os.environ, PYTHONPATH=str(args.fast.resolve()))
+            finished = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+            got = json.loads(finished.stdout)
+            totals["fast"][0] += got["steps"]
+            totals["fast"][1] += got["cpu_s"]
+            fast_compiled = got["compiled"]
         if gin_rummy_v4 is not None:
             steps, secs = play(gin_rummy_v4.env, args.seconds, seed=r + 1)
             totals["gin"][0] += steps
@@ -152,14 +179,23 @@ def main(argv: list[str] | None = None) -> int:
         "env": f"liverpool_v0 players={args.players} rules={args.rules}",
         "env_steps_per_s": round(ours_rate),
     }
+    fast_rate = totals["fast"][0] / totals["fast"][1] if totals["fast"][1] else None
+    if fast_rate is not None:
+        result["fast_env_steps_per_s"] = round(fast_rate)
+        result["fast_build"] = "mypyc" if fast_compiled else "pure"
+        result["fast_over_source"] = round(fast_rate / ours_rate, 3)
     if gin_rummy_v4 is not None:
         gin_rate = totals["gin"][0] / totals["gin"][1]
         result["pettingzoo_gin_steps_per_s"] = round(gin_rate)
         result["ratio"] = round(ours_rate / gin_rate, 2)
+        if fast_rate is not None:
+            result["fast_ratio"] = round(fast_rate / gin_rate, 2)
     if pyspiel is not None:
         spiel_rate = totals["openspiel"][0] / totals["openspiel"][1]
         result["openspiel_gin_obs_steps_per_s"] = round(spiel_rate)
         result["ratio_openspiel"] = round(ours_rate / spiel_rate, 2)
+        if fast_rate is not None:
+            result["fast_ratio_openspiel"] = round(fast_rate / spiel_rate, 2)
     if spent:
         done = totals["ours"][0]
         us = {k: round(v / done * 1e6, 1) for k, v in spent.items()}

@@ -1,4 +1,5 @@
-"""The mypyc build of the greedy bot (``setup.py``, ``make fast``) decides exactly as the source.
+"""The mypyc build (``setup.py``, ``make fast``: the greedy bot, the engine's game class) decides
+exactly as the source.
 
 Not part of ``make test`` (it needs a C compiler and the Python headers): ``make test-compiled``
 runs it, and CI (``.ci/run``) runs both; a build that fails fails the tests, never skips them.
@@ -178,3 +179,80 @@ def test_the_bench_times_both_builds(fast_build: Path) -> None:
     assert figures["greedy_mypyc_vs_pure"] > 0
     plain = bench.bot_figures(seed=3, games=1, warmup=0, rounds=1, decisions=False)
     assert plain["greedy_build"] == "pure" and "greedy_pure_games_per_s" not in plain
+
+
+ENGINE = r"""
+import dataclasses, hashlib, importlib, json, random
+import numpy as np
+from liverpool.game import Game
+from liverpool.rules import RuleSet
+from liverpool.env import liverpool_v0
+
+names = ["liverpool.game.core", "liverpool.game.listing", "liverpool.game.moves", "liverpool.game.checks",
+         "liverpool.game.views", "liverpool.solver.tables"]
+compiled = sorted(n for n in names if not importlib.import_module(n).__file__.endswith(".py"))
+HOUSE = {
+    "buy_precedence": ["nearest", "first"], "playable_discard": ["call", "liverpool", "strict", "off"],
+    "joker_swap": ["going_down_turn", "once_down", "later_turns", "off"], "floating": [False, True],
+    "pile_draw": [False, True], "exact_melds": [False, True], "wild_rank": [None, 2],
+    "buy_limit": [None, 0, 1, 3], "down_may_buy": [False, True],
+}
+# random legal play through the public checked API: every legal list, choice and final position
+play = hashlib.sha256()
+rng = random.Random(11)
+decisions = 0
+for i in range(6):
+    rules = RuleSet.preset(("liverpool", "contract")[i % 2])
+    if i >= 2:
+        rules = dataclasses.replace(rules, **{k: rng.choice(v) for k, v in HOUSE.items()})
+    game = Game.new(players=3 + i % 3, seed=rng.getrandbits(32), rules=rules)
+    while not game.is_over:
+        legal = game.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        play.update(repr((game.current, legal, action)).encode())
+        game.apply(action)
+        decisions += 1
+    play.update(json.dumps(game.position(), sort_keys=True, default=str).encode())
+# the environment's observations and masks over whole random masked games, both presets
+obs = hashlib.sha256()
+steps = 0
+for preset, players in (("liverpool", 4), ("contract", 3)):
+    env = liverpool_v0.env(players=players, rules=preset)
+    env.reset(seed=5)
+    pick = np.random.default_rng(5)
+    for agent in env.agent_iter():
+        o, reward, term, trunc, _ = env.last()
+        obs.update(o["observation"].tobytes())
+        obs.update(o["action_mask"].tobytes())
+        obs.update(repr(reward).encode())
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(o["action_mask"])
+        env.step(int(legal[pick.integers(len(legal))]))
+        steps += 1
+print(json.dumps({"compiled": compiled, "decisions": decisions, "play": play.hexdigest(),
+                  "steps": steps, "observations": obs.hexdigest()}))
+"""
+
+
+def test_the_compiled_engine_plays_and_observes_as_the_source(fast_build: Path) -> None:
+    """The engine modules the build compiles (game/ but common, the solver's tables) list, check
+    and apply exactly as the source (every legal list, choice and final position of seeded random
+    games, house rules too), and the RL environment built on them observes the same."""
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", ENGINE],
+            env=dict(os.environ, PYTHONPATH=str(path), PYTHONHASHSEED="0"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for path in (fast_build, ROOT / "src")
+    ]
+    compiled, source = [json.loads(run.communicate()[0]) for run in runs]
+    assert all(run.returncode == 0 for run in runs)
+    assert source["compiled"] == []
+    assert "liverpool.game.core" in compiled["compiled"] and "liverpool.game.listing" in compiled["compiled"]
+    assert source["decisions"] > 5000 and source["steps"] > 1000
+    assert compiled | {"compiled": []} == source

@@ -88,3 +88,21 @@ def test_play_random_games_plays_whole_seeded_games() -> None:
     assert bench.play_random_games(7, 1) == decisions  # seeded: the same game again
     assert bench.play_random_games(7, 2) > decisions  # a second game adds decisions
     assert bench.play_random_games(7, 0) == 0
+
+
+def test_random_play_times_the_engine_beside_openspiel(capsys: pytest.CaptureFixture[str]) -> None:
+    """`make bench`'s engine-against-OpenSpiel command plays whole games in fresh processes and
+    reports decisions over CPU seconds for each contestant (OpenSpiel when the bench extra is in)."""
+    bench = load("random_play")
+    assert bench.main(["--rounds", "2", "--seconds", "0.01"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["source_build"] == "pure"
+    assert figures["source_decisions_per_s"] > 0
+    assert [set(row) >= {"source"} for row in figures["rounds"]] == [True, True]
+    if importlib.util.find_spec("pyspiel") is not None:
+        assert figures["openspiel_gin_decisions_per_s"] > 0
+        assert figures["ratio_source"] == pytest.approx(
+            figures["source_decisions_per_s"] / figures["openspiel_gin_decisions_per_s"], abs=0.002
+        )
+    one = bench.engine_round(0.0, seed=4)  # at least one whole game, however short the round
+    assert one["games"] == 1 and one["decisions"] > 100

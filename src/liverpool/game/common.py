@@ -94,6 +94,10 @@ _VIEW: Final[dict[str, Any]] = dict.fromkeys(
 )
 
 
+_MADE: Final = object()
+"""The token the constructors (``Game.new`` and the others) make a game with, not for callers."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableMeld:
     """A meld on the table: ``id`` (its index in ``game.melds``), ``owner``, ``kind`` ("set" or

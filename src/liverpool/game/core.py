@@ -17,6 +17,7 @@ from ..melds import (
 )
 from ..rules import Contract, RuleSet
 from .common import (
+    _MADE,
     _NESTED,
     DRAW,
     OVER,
@@ -121,8 +122,11 @@ class _Core:
     _pile_view: tuple[list[Card], list[str]]  # the discard pile's names in views, for that pile
     _private: list[tuple[int, int, Card | tuple[Card, ...]]]  # (event index, seat, card(s) only it sees)
 
-    def __init__(self) -> None:
-        raise TypeError("use Game.new(players, rules, seed) or Game.from_record(record)")
+    def __init__(self, _made: object = None) -> None:
+        # the constructors make a game with ``cls.__new__(cls, _MADE)``: the source skips this, the
+        # mypyc build (``make fast``) calls it with the token
+        if _made is not _MADE:
+            raise TypeError("use Game.new(players, rules, seed) or Game.from_record(record)")
 
     @classmethod
     def new(
@@ -144,7 +148,7 @@ class _Core:
         if seed is None:
             seed = rng.getrandbits(63) if rng is not None else secrets.randbits(63)
         _ensure_seats(players)
-        self = object.__new__(cls)
+        self = cls.__new__(cls, _MADE)  # type: ignore[call-arg]  # mypyc: __init__(_MADE)
         self.rules = rules
         self._rules_dict = freeze(rules.to_dict())  # read-only: views share it (bots know it by identity)
         self._contract_view = None
@@ -347,7 +351,7 @@ class _Core:
 
     def copy(self) -> Self:
         """An independent copy (for search). Fast: shares only immutable parts."""
-        g = object.__new__(type(self))
+        g = type(self).__new__(type(self), _MADE)  # type: ignore[call-arg]  # mypyc: __init__(_MADE)
         g.rules = self.rules
         g.n = self.n
         g.seed = self.seed

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from ..cards import DEAD_RANK, Card, full_deck, parse_card
 from ..events import freeze
 from ..rules import RuleSet
-from .common import _Declared, _declared, _ensure_seats, _Meld
+from .common import _MADE, _Declared, _declared, _ensure_seats, _Meld
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import _Core
@@ -215,7 +215,7 @@ def read_position(cls: type[G], text: str) -> G:
     n = r.num("players")
     rules.check_table(n)
     _ensure_seats(n)
-    g = object.__new__(cls)
+    g = cls.__new__(cls, _MADE)  # type: ignore[call-arg]  # mypyc: __init__(_MADE)
     g.rules = rules
     g._rules_dict = freeze(rules.to_dict())  # read-only, shared by views
     g._contract_view = None

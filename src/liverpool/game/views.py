@@ -13,6 +13,7 @@ from ..errors import IllegalAction
 from ..events import freeze
 from ..rules import RuleSet, cached_rules
 from .common import (
+    _MADE,
     _VIEW,
     DRAW,
     OVER,
@@ -189,7 +190,7 @@ class _Views(_Listing):
         n = int(view["players"])
         me = int(view["player"])
         _ensure_seats(n)
-        self = object.__new__(cls)
+        self = cls.__new__(cls, _MADE)  # type: ignore[call-arg]  # mypyc: __init__(_MADE)
         self.rules = rules
         self._rules_dict = freeze(_fresh_rules(view["rules"]))
         self._contract_view = None

@@ -150,6 +150,7 @@ def sample_values(
     samples: int | None,
     deadline: float | None = None,
     horizon: int | None = 8,
+    near: bool = True,
     race_on: bool = True,
     keep: Collection[int] = (),
     settled: Callable[[list[list[float]]], bool] | None = None,
@@ -162,7 +163,9 @@ def sample_values(
     cap, then a ``deadline``, a ``time.perf_counter`` time, is needed), at the ``deadline``, when
     the race leaves one candidate, or when ``settled(values)`` is true (asked with the race).
     ``draws``, ``declined``, ``discards``: the strong bot's :class:`~liverpool.bots.strong.KnownCards`
-    facts that shape the sampled hands (see :func:`~liverpool.bots.strong.sample_hidden`)."""
+    facts that shape the sampled hands (see :func:`~liverpool.bots.strong.sample_hidden`).
+    ``near``: play to the deal's end when the end is near (:func:`end_is_near`); off, a playout
+    stops after ``horizon`` turns wherever it is (the strong bot's default, see its ``near``)."""
     from .strong import _StuckError, playout, sample_hidden, unseen_pool
 
     if samples is None and deadline is None:
@@ -178,7 +181,7 @@ def sample_values(
             base = Game.from_view(view, hands, stock, seed=rng.getrandbits(32))
         except (ValueError, KeyError):  # pragma: no cover - a view the sampler cannot fill
             break
-        limit = None if horizon is None or end_is_near(base) else horizon
+        limit = None if horizon is None or (near and end_is_near(base)) else horizon
         for i in active:
             game = base.copy()
             try:

@@ -9,8 +9,9 @@ from the discard pile, bought or was handed back by a call are placed in that op
 unless since played; a player who is not down keeps the best of its hand and the cards it drew
 from the stock, as a player would; a player who is down holds nothing that fits the table), builds
 the full state with :meth:`Game.from_view`, and plays every candidate out with greedy playouts on
-the same sample (common random numbers): to the end of the deal when the end is near (a player
-down or one card short), else for ``horizon`` turns (8). This is the one search of the bot, the
+the same sample (common random numbers) for ``horizon`` turns (8) or to the end of the deal when
+that comes first (hints and reviews play to the deal's end when the end is near, a player down or
+one card short; the bot's ``near`` option does too). This is the one search of the bot, the
 hints and the reviews (:mod:`liverpool.bots.search`). A candidate's value is the bot's deal
 points less the opponents' mean (lower is better), where a deal not over yet counts each hand at
 the points such a hand scored on average in greedy games (``EXPECTED_POINTS``, by its deficit

@@ -1,7 +1,10 @@
 """What a seat's client would otherwise work out for itself, answered by the engine from the seat's
 view alone: may it buy now and until when (R27-R31, R44), may a seat take the discard (R22),
 which of its cards would be a playable discard (R32-R36), who takes a called card (R33, R34), and
-the suggested lay-down (R10, R14, R48). The browser (through the server's messages), the terminal,
+the suggested lay-down (R10, R14, R48); and, for a client's own conveniences, does a card fit the
+seat's contract (the server's "pass unless it fits"), would a joker swap let the seat go down (the
+terminal's swap list, R20) and who would take a discard if it were called (the terminal's warning,
+R32-R34). The browser (through the server's messages), the terminal,
 the hints and the bots ask these instead of deciding the rules themselves.
 
 The answers come from the engine's own rule functions (:class:`~liverpool.game.Game`'s
@@ -28,11 +31,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Meld
+from ..actions import Meld, SwapJoker
 from ..cards import JOKER, Card, card_names
 from ..errors import IllegalAction
 from ..rules import RuleSet
-from ..solver import contract_melds
+from ..solver import cards_missing, contract_melds
 from .common import DRAW, PLAY
 
 if TYPE_CHECKING:
@@ -41,10 +44,13 @@ if TYPE_CHECKING:
 __all__ = [
     "buy_answer",
     "called_card_goes_to",
+    "card_fits",
+    "discard_called",
     "playable_discards",
     "public_game",
     "seat_answers",
     "suggest_lay_down",
+    "swap_lets_go_down",
 ]
 
 
@@ -148,3 +154,49 @@ def seat_answers(view: dict[str, Any]) -> dict[str, Any]:
         "called_card_goes_to": called_card_goes_to(game.rules),
         "lay_down": None if melds is None else [{"kind": m.kind, "cards": card_names(m.cards)} for m in melds],
     }
+
+
+def discard_called(game: Game, player: int, card: Card) -> str | None:
+    """R32-R34: who would take ``card`` if ``player`` discarded it now and it were called: as
+    :func:`called_card_goes_to` says when it is one of :func:`playable_discards` (``"offender"``:
+    ``player`` takes it back with a penalty card; ``"caller"``: a down player who calls it), else
+    None (not a playable discard, or no call under this ``playable_discard``). The terminal's
+    "Careful: ... press x again" warning asks it."""
+    goes = called_card_goes_to(game.rules)
+    if goes is None or card not in playable_discards(game, player):
+        return None
+    return goes
+
+
+def card_fits(game: Game, player: int, card: Card) -> bool:
+    """Does ``card`` help ``player``'s contract? True for a wild card (R46); for a player who is down,
+    when it goes on a meld of the table (:meth:`~liverpool.game.Game.layoff_spot`, R24); else when
+    it lowers the cards the hand misses for the player's contract
+    (:func:`liverpool.solver.cards_missing`, R10, R48). The server's "pass unless it fits" buy
+    choice (``server/pacing.py``) asks it, of the seat's :func:`public_game`."""
+    if game.rules.is_wild(card.rank):
+        return True
+    if game.down[player]:
+        return game.layoff_spot(card) is not None
+    hand = game.hands[player]
+    contract = game.contract_of(player)
+    return cards_missing([*hand, card], contract, game.rules) < cards_missing(hand, contract, game.rules)
+
+
+def swap_lets_go_down(game: Game, player: int, swap: SwapJoker) -> bool:
+    """R20: is ``swap`` worth offering ``player``? True when they are down already, when a swapped
+    joker need not be played this turn (``swap_must_play`` off), or when the hand after the swap
+    (its card given, the meld's wild card taken) lays their contract (:func:`contract_melds`, as
+    :func:`suggest_lay_down` asks it); False when the wild card could only be handed back. A swap
+    the engine would refuse is not judged here (True: listing and checking decide). The terminal's
+    swap list asks it."""
+    rules = game.rules
+    if game.down[player] or not rules.swap_must_play:
+        return True
+    meld = next((m for m in game.melds if m.id == swap.meld), None)
+    hand = list(game.hands[player])
+    if meld is None or not 0 <= swap.index < len(meld.cards) or swap.card not in hand:
+        return True
+    hand.remove(swap.card)
+    hand.append(meld.cards[swap.index])
+    return contract_melds(hand, game.contract_of(player), rules) is not None

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, Buy, Meld, Pass
 from ..bots import Bot, get
 from ..cards import parse_cards
-from ..describe import describe_action, describe_event
+from ..describe import describe_action, describe_event, worded
 from ..driver import next_to_act
 from ..game import PLAY, Game, IllegalAction
 from ..game.answers import seat_answers
@@ -490,7 +490,7 @@ class Table:
         assert g is not None
         enc = self._events_json
         if len(enc) < len(g.events):
-            enc.extend(map(_dumps, g.events[len(enc) :]))
+            enc.extend(map(_dumps, worded(g.events[len(enc) :])))  # each with its words (``text``)
         return enc
 
     def _shared(self) -> _Shared:

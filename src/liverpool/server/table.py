@@ -919,7 +919,8 @@ class Table:
 
             also = finished_job(finished_game(self, g))
         try:
-            await self.store.append(self.id, idx, seat, action.to_dict(), source, finish=finish, also=also)
+            # as the engine applied it (a set lay-off in the listed spelling: docs/engine.md)
+            await self.store.append(self.id, idx, seat, g.actions[idx].to_dict(), source, finish=finish, also=also)
         except Exception:
             # not committed: the game as it was before this action (rebuilt from its log)
             record = g.record()

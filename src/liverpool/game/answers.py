@@ -35,8 +35,9 @@ from ..actions import Meld, SwapJoker
 from ..cards import JOKER, Card, card_names
 from ..errors import IllegalAction
 from ..rules import RuleSet
-from ..solver import cards_missing, contract_melds
+from ..solver import Left, cards_missing, contract_melds, solve
 from .common import DRAW, PLAY
+from .contracts import staged_left, staged_progress
 
 if TYPE_CHECKING:
     from . import Game
@@ -46,6 +47,8 @@ __all__ = [
     "called_card_goes_to",
     "card_fits",
     "discard_called",
+    "lay_down_plan",
+    "plan_melds",
     "playable_discards",
     "public_game",
     "seat_answers",
@@ -66,34 +69,103 @@ def called_card_goes_to(rules: RuleSet) -> str | None:
     return {"call": "offender", "liverpool": "caller"}.get(rules.playable_discard)
 
 
+def plan_melds(
+    player: int,
+    hand: Sequence[Card],
+    sets: int,
+    runs: int,
+    whole_hand: bool,
+    rules: RuleSet,
+    staged: Sequence[tuple[str, Sequence[Card]]],
+    must_meld: Card | None,
+    left: Left | None,
+) -> list[Meld] | None:
+    """The solver's best way to lay the rest of a contract of ``sets`` sets and ``runs`` runs
+    (``whole_hand``: R15) from ``hand``, as Meld actions of ``player`` (a set's cards in card
+    order, a run's in run order): less the melds ``staged`` this turn as the engine counts them
+    (sets, runs, their ranks and suits: :func:`~liverpool.game.contracts.staged_progress`; R10,
+    R14, R17), with ``must_meld``, the pile card to meld, unless a staged meld holds it (R22), and
+    ``left``, the groups left of a contract with lengths of its own (R48,
+    :func:`~liverpool.game.contracts.staged_left`). None when the hand holds none. From plain
+    data, so that a bot reading its view asks it as :func:`lay_down_plan` does of a game: the
+    one home of the plan (the greedy bot's melds, the RL environment's ``lay_down_best``, the
+    suggestion)."""
+    done_sets, done_runs, ranks, suits = staged_progress(staged, rules)
+    must = must_meld
+    if must is not None and any(must in cs for _, cs in staged):
+        must = None
+    try:
+        best = solve(
+            hand,
+            sets - done_sets,
+            runs - done_runs,
+            rules,
+            whole_hand=whole_hand,
+            must_use=must,
+            used_set_ranks=ranks,
+            used_run_suits=suits,
+            left=left,
+        )
+    except ValueError:
+        return None
+    if not best:
+        return None
+    left_sets = sets - done_sets if left is None else len(left.sets)
+    return [
+        Meld(player, "set", tuple(sorted(cs))) if i < left_sets else Meld(player, "run", tuple(cs))
+        for i, cs in enumerate(best)
+    ]
+
+
+def lay_down_plan(game: Game, player: int) -> list[Meld] | None:
+    """:func:`plan_melds` of ``player``'s contract (their level's with ``progression="player"``)
+    in ``game``: the whole contract when nothing is staged, else what the melds staged this turn
+    leave (``game/contracts.py``); None when the staged melds fit no group of the contract or the
+    hand holds no plan. Not checked by the engine here: :func:`suggest_lay_down` checks it; the RL
+    environment's ``lay_down_best`` macro offers it when its first meld is listed."""
+    contract = game.contract_of(player)
+    left = staged_left(game, contract)
+    if isinstance(left, str):
+        return None
+    staged = game.staged()
+    return plan_melds(
+        player,
+        game.hands[player],
+        contract.sets,
+        contract.runs,
+        contract.whole_hand,
+        game.rules,
+        staged,
+        game.must_meld,
+        left,
+    )
+
+
 def suggest_lay_down(game: Game, player: int) -> list[Meld] | None:
-    """The solver's lay-down of ``player``'s contract (their level's with ``progression="player"``)
-    from their hand, as the Meld actions that lay it, each checked by the engine in turn (R10, R14,
-    R42, R48 and every meld option); None when the hand holds no lay-down, when ``player`` is
-    down already, has begun one or it is not their turn to play. The one home of the suggestion: the terminal's [f], the
-    browser's "Suggest lay-down" (through :func:`seat_answers`) ask it.
+    """:func:`lay_down_plan` of ``player``'s whole contract, each meld checked by the engine in
+    turn on a copy (R10, R14, R42, R48 and every meld option; a meld it refuses is replaced by the
+    listed meld of the same cards); None when the hand holds no lay-down, when ``player`` is down
+    already, has begun one or it is not their turn to play. The one home of the suggestion: the
+    terminal's [f], the browser's "Suggest lay-down" (through :func:`seat_answers`) ask it.
 
     (``tests/engine/test_answers.py`` checks it under every preset.)
     """
     if game.down[player] or game.current != player or game.phase != PLAY or game.pending:
         return None
-    contract = game.contract_of(player)
-    rules = game.rules
-    plan = contract_melds(game.hands[player], contract, rules)
+    plan = lay_down_plan(game, player)
     if plan is None:
         return None
     trial = game.copy()
     out: list[Meld] = []
-    for i, cards in enumerate(plan):
-        kind = "set" if i < contract.sets else "run"
-        meld = Meld(player, kind, tuple(sorted(cards)) if kind == "set" else tuple(cards))
+    for meld in plan:
         try:
             trial.apply(meld)
         except IllegalAction:
+            key = sorted(meld.cards)
             listed = [
                 a
                 for a in trial.legal_actions(player)
-                if isinstance(a, Meld) and a.kind == kind and sorted(a.cards) == sorted(cards)
+                if isinstance(a, Meld) and a.kind == meld.kind and sorted(a.cards) == key
             ]
             if not listed:
                 return None

@@ -31,6 +31,7 @@ from starlette.testclient import WebSocketTestSession
 from liverpool import Game, action_from_dict
 from liverpool.actions import Action, Buy, Call, Discard, DrawStock, LayOff, Meld, Pass, SwapJoker
 from liverpool.bots import Bot, get
+from liverpool.describe import worded
 from liverpool.driver import next_to_act
 from liverpool.game import DRAW
 from liverpool.server import Settings, create_app
@@ -82,6 +83,12 @@ def server_settings(tmp_path: Path, game_seed: int = 1, **options: Any) -> Setti
 def normal(data: Any) -> Any:
     """``data`` as it reads after a trip through JSON."""
     return json.loads(json.dumps(data))
+
+
+def as_sent(view: dict[str, Any]) -> Any:
+    """A seat's view as the server sends it: ``normal``, each event with its words (``text``,
+    ``liverpool.describe.worded``; docs/protocol.md)."""
+    return normal(view | {"events": worded(view["events"])})
 
 
 def rebuild(view: Msg | None, log: list[Msg], msg: Msg) -> tuple[Msg | None, list[Msg]]:
@@ -203,14 +210,14 @@ class Harness:
         self.socks = [connect(client, table_id, t, i, stack) for i, t in enumerate(tokens)]
         for s in self.socks:
             hello = s.expect("hello")
-            assert hello["version"] == game.version and hello["view"] == normal(game.view(s.seat))
+            assert hello["version"] == game.version and hello["view"] == as_sent(game.view(s.seat))
         return self
 
     def sync(self) -> None:
         """Every socket reads up to the shadow's version; their views are the shadow's views."""
         for s in self.socks:
             msg = s.sync(self.game.version)
-            assert msg["view"] == normal(self.game.view(s.seat))
+            assert msg["view"] == as_sent(self.game.view(s.seat))
             assert [e["action"] for e in msg["legal"]] == normal([a.to_dict() for a in self.game.legal_actions(s.seat)])
 
     def play(self, action: Action) -> None:

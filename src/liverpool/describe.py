@@ -25,7 +25,7 @@ No rules here, only text. Only what the seat may know is used: the action itself
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .actions import (
@@ -51,9 +51,11 @@ __all__ = [
     "cards_text",
     "describe_action",
     "describe_event",
+    "event_words",
     "meld_label",
     "plural",
     "pretty_cards",
+    "worded",
 ]
 
 
@@ -244,3 +246,24 @@ def describe_event(
             "Game over: " + " and ".join(_name(names, w) for w in winners) + (" wins" if len(winners) == 1 else " win")
         )
     return ""
+
+
+_SEAT_MARKS = tuple(f"{{p{i}}}" for i in range(64))
+"""``{p0}``, ``{p1}``...: the names of :func:`event_words`, for a client to fill in."""
+
+
+def event_words(event: Mapping[str, Any]) -> str:
+    """:func:`describe_event` of a public event with ``{pN}`` for seat N's name: the words the
+    server sends with every event (``text``), in which a client puts its own name for each seat
+    (the browser's ``web/static/js/words.js`` does, and adds nothing else). "" for bookkeeping.
+
+    >>> event_words({"type": "buy", "player": 1, "card": "9C", "penalty": 1})
+    '{p1} bought the 9♣ and 1 penalty card'
+    """
+    return describe_event(event, _SEAT_MARKS)
+
+
+def worded(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each event with its words (``text``: :func:`event_words`), as the server sends events to
+    the browser (states, spectators' states, replay frames)."""
+    return [{**e, "text": event_words(e)} for e in events]

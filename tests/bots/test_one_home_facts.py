@@ -28,7 +28,7 @@ from liverpool.bots.greedy import Snapshot
 from liverpool.bots.greedy import policy as greedy_policy
 from liverpool.bots.greedy.tactics import tactics
 from liverpool.cards import DEAD_DEUCES, JOKER, full_deck
-from liverpool.game import empty_hand_floats, staged_melds, staged_progress
+from liverpool.game import answers, empty_hand_floats, staged_melds, staged_progress
 from liverpool.solver import solve
 from rules_helpers import PRESETS, apply_all, cards, position, rules
 
@@ -112,7 +112,7 @@ def _plan_args(monkeypatch: pytest.MonkeyPatch, game: Game) -> dict[str, Any]:
         seen.append(kwargs)
         return solve(*args, **kwargs)
 
-    monkeypatch.setattr(greedy_policy, "solve", spy)
+    monkeypatch.setattr(answers, "solve", spy)  # the greedy bot's plan is the engine's plan_melds
     melds = [a for a in game.legal_actions(0) if isinstance(a, Meld)]
     assert melds
     greedy_policy._plan_meld(Snapshot.from_view(game.view(0)), melds)

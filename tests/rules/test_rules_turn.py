@@ -171,6 +171,26 @@ def test_r24_once_down_lay_off_on_own_and_other_players_melds(preset: str) -> No
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+def test_r24_a_set_lay_off_has_one_spelling_listed_applied_and_recorded(preset: str) -> None:
+    """A set has no ends: the listing offers ``LayOff(p, card, set_id)`` (``high=True``) only, and
+    ``high=False`` on a set, accepted as the same move, is applied and recorded as listed."""
+    table = [(0, "set", "3S 3D 3C"), (1, "run", "10H JH QH KH")]
+    game = build(RuleSet.preset(preset), ["3H 9H 5S KD", "4D 6D", "6H 7H"], melds=table)
+    on_set = [a for a in game.legal_actions() if isinstance(a, LayOff) and a.meld == 0]
+    assert on_set and all(a.high for a in on_set)
+    low = LayOff(0, card("3H"), 0, high=False)
+    assert game.can_apply(low)
+    events = game.apply(low)
+    assert game.actions[-1] == LayOff(0, card("3H"), 0, high=True) in on_set
+    assert game.record()["actions"][-1] == LayOff(0, card("3H"), 0).to_dict()
+    assert [e["type"] for e in events] == ["lay_off"]
+    assert game.apply(LayOff(0, card("9H"), 1, high=False))  # a run's low end stays its own spelling
+    assert game.actions[-1] == LayOff(0, card("9H"), 1, high=False)
+    assert [str(c) for c in game.melds[0].cards] == ["3S", "3D", "3C", "3H"]
+    assert_conserved(game)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
 def test_r24_lay_off_in_the_turn_of_going_down(preset: str) -> None:
     game = build(RuleSet.preset(preset), ["3H 3S 3D 8C 8H 8S 9H KD", "4D 6D", "6H 7H"], melds=[(1, "set", "9S 9D 9C")])
     play(game, meld(0, "set", "3H 3S 3D"), meld(0, "set", "8C 8H 8S"), LayOff(0, card("9H"), 0))

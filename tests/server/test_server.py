@@ -19,12 +19,12 @@ from server_helpers import (
     WANTED,
     Harness,
     Sock,
+    as_sent,
     connect,
     coverage_bots,
     covered_by,
     find_coverage_seed,
     head_revision,
-    normal,
     policy,
     running,
     server_settings,
@@ -197,7 +197,7 @@ def test_every_kind_of_action_through_the_sockets(tmp_path: Path) -> None:
                     q = others[0]
                     sock = h.reconnect(q)
                     hello = sock.expect("hello")
-                    assert hello["version"] == game.version and hello["view"] == normal(game.view(q))
+                    assert hello["version"] == game.version and hello["view"] == as_sent(game.view(q))
                     assert hello["view"]["buy_window"] is True
                     assert any(e["action"]["type"] == "buy" for e in hello["legal"])
                     assert len(hello["events"]) == len(game.events)

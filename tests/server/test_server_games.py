@@ -15,12 +15,14 @@ pytest.importorskip("fastapi")
 from liverpool import Game
 from liverpool.actions import action_from_dict
 from liverpool.bots import get
+from liverpool.describe import worded
 from liverpool.driver import play_game
 from liverpool.game.answers import seat_answers
 from server_helpers import (
     WANTED,
     Harness,
     Sock,
+    as_sent,
     autoplay_to_end,
     coverage_bots,
     normal,
@@ -97,7 +99,7 @@ def test_no_seat_is_ever_sent_what_it_cannot_know(tmp_path: Path, seed: int) -> 
 
 def _public(game: Game) -> dict[str, Any]:
     """What every seat's view holds alike (a key any seat sees otherwise: null), no hand."""
-    views = [normal(game.view(p)) for p in range(game.players)]
+    views = [as_sent(game.view(p)) for p in range(game.players)]  # each event with its words
     out = {k: (v if all(w.get(k) == v for w in views) else None) for k, v in views[0].items()}
     return out | {"hand": [], "player": None}
 
@@ -124,7 +126,7 @@ def _check_spectator_messages(sock: Sock, games: list[Game], tokens: list[str], 
         assert all(msg["view"][k] == public[k] for k in msg["view"] if k != "events")
         view, sent_events = rebuild(view, sent_events, msg)
         assert view == public
-        assert sent_events == normal(game.events)
+        assert sent_events == normal(worded(game.events))
         states += 1
     assert states > 100
 
@@ -175,8 +177,8 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
             continue
         states += 1
         game = games[msg["version"]]
-        whole = normal(game.view(seat))
-        public = normal(game.events)
+        whole = as_sent(game.view(seat))  # each event with its words
+        public = normal(worded(game.events))
         assert msg["answers"] == normal(seat_answers(game.view(seat)))  # the engine's, from this seat's view
         if msg["type"] == "hello":
             assert msg["view"] == whole
@@ -198,7 +200,7 @@ def _check_seat_messages(sock: Sock, games: list[Game], tokens: list[str], seed:
         assert [e["action"] for e in msg["legal"]] == normal([a.to_dict() for a in game.legal_actions(seat)])
         assert all(e["action"]["player"] == seat for e in msg["legal"])
     assert states > 100 and deltas > 100
-    assert sent_events == normal(games[-1].events)
+    assert sent_events == normal(worded(games[-1].events))
 
 
 @pytest.mark.parametrize("seed", [5, 21])

@@ -47,9 +47,8 @@ from ..actions import (
 from ..cards import format_cards
 from ..driver import next_to_act
 from ..game import Game
-from ..game.contracts import staged_left, staged_progress
+from ..game.answers import lay_down_plan
 from ..rules import RuleSet
-from ..solver import solve
 from .layout import CARD_TYPE, NAME_TYPE, SCORE_SCALE, TYPE_NAME, layouts_for, obs_scale
 
 __all__ = ["LiverpoolAEC", "env", "raw_env"]
@@ -394,48 +393,11 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             choice[self._i_commit + k] = ("commit", m)
 
     def _best_completion(self, seat: int, melds: list[Meld]) -> list[Meld] | None:
-        """The solver's best way to lay the rest of the contract, if its first meld is listed."""
-        game = self.game
-        assert game is not None
-        rules = self.rules
-        view_staged = game.staged()
-        contract = game.contract_of(seat)  # issue 16: the seat's own level's with progression="player"
-        # issue 16: a contract with lengths of its own (``1R[=4]``) or a same-suit gap is solved per
-        # group, less the groups the staged melds fill, as the engine reads them (game/contracts.py)
-        left = staged_left(game, contract)
-        if isinstance(left, str):
-            return None
-        hand = game.hand(seat)
-        # the engine's reading of the staged melds (sets and runs, their ranks, and their suits: a
-        # run of wild cards has the suit it was declared for, issue 16; R10, R14, R17) and the pile
-        # card that must be melded (R22) unless a staged meld already holds it
-        sets, runs, ranks, suits = staged_progress(view_staged, rules)
-        must = game.must_meld
-        if must is not None and any(must in cs for _, cs in view_staged):
-            must = None
-        try:
-            best = solve(
-                hand,
-                contract.sets - sets,
-                contract.runs - runs,
-                rules,
-                whole_hand=contract.whole_hand,
-                must_use=must,
-                used_set_ranks=ranks,
-                used_run_suits=suits,
-                left=left,
-            )
-        except ValueError:
-            return None
-        if not best:
-            return None
-        left_sets = contract.sets - sets if left is None else len(left.sets)
-        # the engine lists a set's cards in card order (one action per meld), a run's in run order
-        plan = [
-            Meld(seat, "set", tuple(sorted(cs))) if i < left_sets else Meld(seat, "run", tuple(cs))
-            for i, cs in enumerate(best)
-        ]
-        return plan if plan[0] in melds else None
+        """The solver's best way to lay the rest of the contract (the engine's
+        :func:`~liverpool.game.answers.lay_down_plan`), if its first meld is listed."""
+        assert self.game is not None
+        plan = lay_down_plan(self.game, seat)
+        return plan if plan is not None and plan[0] in melds else None
 
     # ------------------------------------------------------------------ step
     def step(self, action: int | np.integer[Any] | None) -> None:

@@ -1,7 +1,10 @@
 """What a seat's client would otherwise work out for itself, answered by the engine from the seat's
 view alone: may it buy now and until when (R27-R31, R44), may a seat take the discard (R22),
 which of its cards would be a playable discard (R32-R36), who takes a called card (R33, R34), and
-the suggested lay-down (R10, R14, R48). The browser (through the server's messages), the terminal,
+the suggested lay-down (R10, R14, R48); and, for a client's own conveniences, does a card fit the
+seat's contract (the server's "pass unless it fits"), would a joker swap let the seat go down (the
+terminal's swap list, R20) and who would take a discard if it were called (the terminal's warning,
+R32-R34). The browser (through the server's messages), the terminal,
 the hints and the bots ask these instead of deciding the rules themselves.
 
 The answers come from the engine's own rule functions (:class:`~liverpool.game.Game`'s
@@ -28,12 +31,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Meld
+from ..actions import Meld, SwapJoker
 from ..cards import JOKER, Card, card_names
 from ..errors import IllegalAction
 from ..rules import RuleSet
-from ..solver import contract_melds
+from ..solver import Left, cards_missing, contract_melds, solve
 from .common import DRAW, PLAY
+from .contracts import staged_left, staged_progress
 
 if TYPE_CHECKING:
     from . import Game
@@ -41,10 +45,15 @@ if TYPE_CHECKING:
 __all__ = [
     "buy_answer",
     "called_card_goes_to",
+    "card_fits",
+    "discard_called",
+    "lay_down_plan",
+    "plan_melds",
     "playable_discards",
     "public_game",
     "seat_answers",
     "suggest_lay_down",
+    "swap_lets_go_down",
 ]
 
 
@@ -60,34 +69,103 @@ def called_card_goes_to(rules: RuleSet) -> str | None:
     return {"call": "offender", "liverpool": "caller"}.get(rules.playable_discard)
 
 
+def plan_melds(
+    player: int,
+    hand: Sequence[Card],
+    sets: int,
+    runs: int,
+    whole_hand: bool,
+    rules: RuleSet,
+    staged: Sequence[tuple[str, Sequence[Card]]],
+    must_meld: Card | None,
+    left: Left | None,
+) -> list[Meld] | None:
+    """The solver's best way to lay the rest of a contract of ``sets`` sets and ``runs`` runs
+    (``whole_hand``: R15) from ``hand``, as Meld actions of ``player`` (a set's cards in card
+    order, a run's in run order): less the melds ``staged`` this turn as the engine counts them
+    (sets, runs, their ranks and suits: :func:`~liverpool.game.contracts.staged_progress`; R10,
+    R14, R17), with ``must_meld``, the pile card to meld, unless a staged meld holds it (R22), and
+    ``left``, the groups left of a contract with lengths of its own (R48,
+    :func:`~liverpool.game.contracts.staged_left`). None when the hand holds none. From plain
+    data, so that a bot reading its view asks it as :func:`lay_down_plan` does of a game: the
+    one home of the plan (the greedy bot's melds, the RL environment's ``lay_down_best``, the
+    suggestion)."""
+    done_sets, done_runs, ranks, suits = staged_progress(staged, rules)
+    must = must_meld
+    if must is not None and any(must in cs for _, cs in staged):
+        must = None
+    try:
+        best = solve(
+            hand,
+            sets - done_sets,
+            runs - done_runs,
+            rules,
+            whole_hand=whole_hand,
+            must_use=must,
+            used_set_ranks=ranks,
+            used_run_suits=suits,
+            left=left,
+        )
+    except ValueError:
+        return None
+    if not best:
+        return None
+    left_sets = sets - done_sets if left is None else len(left.sets)
+    return [
+        Meld(player, "set", tuple(sorted(cs))) if i < left_sets else Meld(player, "run", tuple(cs))
+        for i, cs in enumerate(best)
+    ]
+
+
+def lay_down_plan(game: Game, player: int) -> list[Meld] | None:
+    """:func:`plan_melds` of ``player``'s contract (their level's with ``progression="player"``)
+    in ``game``: the whole contract when nothing is staged, else what the melds staged this turn
+    leave (``game/contracts.py``); None when the staged melds fit no group of the contract or the
+    hand holds no plan. Not checked by the engine here: :func:`suggest_lay_down` checks it; the RL
+    environment's ``lay_down_best`` macro offers it when its first meld is listed."""
+    contract = game.contract_of(player)
+    left = staged_left(game, contract)
+    if isinstance(left, str):
+        return None
+    staged = game.staged()
+    return plan_melds(
+        player,
+        game.hands[player],
+        contract.sets,
+        contract.runs,
+        contract.whole_hand,
+        game.rules,
+        staged,
+        game.must_meld,
+        left,
+    )
+
+
 def suggest_lay_down(game: Game, player: int) -> list[Meld] | None:
-    """The solver's lay-down of ``player``'s contract (their level's with ``progression="player"``)
-    from their hand, as the Meld actions that lay it, each checked by the engine in turn (R10, R14,
-    R42, R48 and every meld option); None when the hand holds no lay-down, when ``player`` is
-    down already, has begun one or it is not their turn to play. The one home of the suggestion: the terminal's [f], the
-    browser's "Suggest lay-down" (through :func:`seat_answers`) ask it.
+    """:func:`lay_down_plan` of ``player``'s whole contract, each meld checked by the engine in
+    turn on a copy (R10, R14, R42, R48 and every meld option; a meld it refuses is replaced by the
+    listed meld of the same cards); None when the hand holds no lay-down, when ``player`` is down
+    already, has begun one or it is not their turn to play. The one home of the suggestion: the
+    terminal's [f], the browser's "Suggest lay-down" (through :func:`seat_answers`) ask it.
 
     (``tests/engine/test_answers.py`` checks it under every preset.)
     """
     if game.down[player] or game.current != player or game.phase != PLAY or game.pending:
         return None
-    contract = game.contract_of(player)
-    rules = game.rules
-    plan = contract_melds(game.hands[player], contract, rules)
+    plan = lay_down_plan(game, player)
     if plan is None:
         return None
     trial = game.copy()
     out: list[Meld] = []
-    for i, cards in enumerate(plan):
-        kind = "set" if i < contract.sets else "run"
-        meld = Meld(player, kind, tuple(sorted(cards)) if kind == "set" else tuple(cards))
+    for meld in plan:
         try:
             trial.apply(meld)
         except IllegalAction:
+            key = sorted(meld.cards)
             listed = [
                 a
                 for a in trial.legal_actions(player)
-                if isinstance(a, Meld) and a.kind == kind and sorted(a.cards) == sorted(cards)
+                if isinstance(a, Meld) and a.kind == meld.kind and sorted(a.cards) == key
             ]
             if not listed:
                 return None
@@ -148,3 +226,49 @@ def seat_answers(view: dict[str, Any]) -> dict[str, Any]:
         "called_card_goes_to": called_card_goes_to(game.rules),
         "lay_down": None if melds is None else [{"kind": m.kind, "cards": card_names(m.cards)} for m in melds],
     }
+
+
+def discard_called(game: Game, player: int, card: Card) -> str | None:
+    """R32-R34: who would take ``card`` if ``player`` discarded it now and it were called: as
+    :func:`called_card_goes_to` says when it is one of :func:`playable_discards` (``"offender"``:
+    ``player`` takes it back with a penalty card; ``"caller"``: a down player who calls it), else
+    None (not a playable discard, or no call under this ``playable_discard``). The terminal's
+    "Careful: ... press x again" warning asks it."""
+    goes = called_card_goes_to(game.rules)
+    if goes is None or card not in playable_discards(game, player):
+        return None
+    return goes
+
+
+def card_fits(game: Game, player: int, card: Card) -> bool:
+    """Does ``card`` help ``player``'s contract? True for a wild card (R46); for a player who is down,
+    when it goes on a meld of the table (:meth:`~liverpool.game.Game.layoff_spot`, R24); else when
+    it lowers the cards the hand misses for the player's contract
+    (:func:`liverpool.solver.cards_missing`, R10, R48). The server's "pass unless it fits" buy
+    choice (``server/pacing.py``) asks it, of the seat's :func:`public_game`."""
+    if game.rules.is_wild(card.rank):
+        return True
+    if game.down[player]:
+        return game.layoff_spot(card) is not None
+    hand = game.hands[player]
+    contract = game.contract_of(player)
+    return cards_missing([*hand, card], contract, game.rules) < cards_missing(hand, contract, game.rules)
+
+
+def swap_lets_go_down(game: Game, player: int, swap: SwapJoker) -> bool:
+    """R20: is ``swap`` worth offering ``player``? True when they are down already, when a swapped
+    joker need not be played this turn (``swap_must_play`` off), or when the hand after the swap
+    (its card given, the meld's wild card taken) lays their contract (:func:`contract_melds`, as
+    :func:`suggest_lay_down` asks it); False when the wild card could only be handed back. A swap
+    the engine would refuse is not judged here (True: listing and checking decide). The terminal's
+    swap list asks it."""
+    rules = game.rules
+    if game.down[player] or not rules.swap_must_play:
+        return True
+    meld = next((m for m in game.melds if m.id == swap.meld), None)
+    hand = list(game.hands[player])
+    if meld is None or not 0 <= swap.index < len(meld.cards) or swap.card not in hand:
+        return True
+    hand.remove(swap.card)
+    hand.append(meld.cards[swap.index])
+    return contract_melds(hand, game.contract_of(player), rules) is not None

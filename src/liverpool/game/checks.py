@@ -480,10 +480,21 @@ class _Checks(_Moves):
                     break
             else:
                 self.verify(action)
+                action = self._listed_spelling(action)
         else:
             self.verify(action, version)
+            action = self._listed_spelling(action)
         self._do(action)
         return events[start:]
+
+    def _listed_spelling(self, action: Action) -> Action:
+        """A verified action as the listing spells it. A set has no ends, so ``high`` means nothing
+        in a lay-off on a set (R24): the listing offers ``LayOff(p, card, set_id)`` (``high=True``)
+        only, and a verified ``high=False`` on a set is that same move, applied and recorded as
+        listed (one spelling in records, events and replays)."""
+        if type(action) is LayOff and not action.high and self._melds[action.meld].kind == "set":
+            return LayOff(action.player, action.card, action.meld, True)
+        return action
 
     def events_for(self, player: int, since: int = 0) -> list[dict[str, Any]]:
         """The events from index ``since`` of :attr:`events` on, as seat ``player`` may see them:

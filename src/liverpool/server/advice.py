@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from ..actions import Action, action_from_dict
 from ..analysis import Budget, explain, hint, review
 from ..bots import Bot, EasyBot, GreedyBot, RandomBot
+from ..describe import worded
 from ..game import Game
 from ..rules import RuleSet
 from .names import seat_name
@@ -109,7 +110,7 @@ def record_of(
         "scores": game.scores,
         "winners": game.winners,
         "deals": deals,
-        "events": game.events,
+        "events": worded(game.events),  # each with its words, as the states send them
     }
 
 

@@ -9,8 +9,8 @@ table's own buy-window length.
   the pause ends.
 - **Buy choices.** Each person tells the server (``prefs``) what to do with a discard they may
   buy: ``ask`` (the buy window waits for them, as before), ``fits`` (pass at once unless the card
-  fits their contract: it is wild, or it lowers the cards their hand misses for this deal's
-  contract), ``never`` (always pass), and a wish list of cards bought at once whenever they may.
+  fits their contract, as the engine answers: ``liverpool.game.answers.card_fits``), ``never``
+  (always pass), and a wish list of cards bought at once whenever they may.
   A seat whose choice decides is made to buy or pass by the table's pump straight away (logged
   as ``auto``), so the window closes as soon as every seat that may buy has answered.
 - **The buy window's length** is the table option ``buy_seconds`` (null: the server's
@@ -29,6 +29,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ..actions import Action, Buy, Pass
 from ..cards import parse_card
+from ..game.answers import card_fits as engine_card_fits
+from ..game.answers import public_game
 from .store import Store, metadata
 
 if TYPE_CHECKING:
@@ -80,21 +82,11 @@ async def load_table_options(store: Store, table_id: str) -> dict[str, Any]:
 
 
 def card_fits(view: dict[str, Any], token: str) -> bool:
-    """Does the card ``token`` fit this seat's contract (``view`` is the seat's own view)? True for
-    a wild card and for a card that lowers the cards the hand misses for this deal's contract (the
-    greedy bots' contract deficit, :mod:`liverpool.bots.greedy.deficit`); for a seat that is down,
-    a card that goes on a meld of the table."""
-    from ..bots.greedy.deficit import deficit_of
-    from ..bots.greedy.knowledge import Snapshot
-
-    s = Snapshot.from_view(view)
-    card = parse_card(token)
-    if s.is_wild(card):
-        return True
-    if s.down[s.me]:
-        return s.fits(card, s.accepts())
-    base = deficit_of(s.t, s.hand, s.sets, s.runs, s.whole)
-    return deficit_of(s.t, [*s.hand, card], s.sets, s.runs, s.whole, base) < base
+    """Does the card ``token`` fit this seat's contract (``view`` is the seat's own view)? The
+    engine's answer, from the view alone (:func:`liverpool.game.answers.card_fits`): a wild card;
+    for a seat that is down, a card that goes on a meld of the table; else a card that lowers the
+    cards the hand misses for the seat's contract."""
+    return engine_card_fits(public_game(view), int(view["player"]), parse_card(token))
 
 
 @dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..describe import worded
 from .chat import clean_line
 from .protocol import PROTOCOL_VERSION, ChatMessage, PingMessage, ProtocolError, parse_client_message
 
@@ -69,12 +70,12 @@ def _message(table: Table, conn: Connection, kind: str, public: dict[str, Any] |
     deal_events = len(public.get("events") or [])
     view = {k: v for k, v in public.items() if k != "events"}
     if kind == "hello":
-        sent_view: dict[str, Any] = view | {"events": events[len(events) - deal_events :]}
-        sent_events = events
+        sent_view: dict[str, Any] = view | {"events": worded(events[len(events) - deal_events :])}
+        sent_events = worded(events)
     else:
         last = conn.last_view
         sent_view = view if last is None else {k: v for k, v in view.items() if last.get(k, _MISSING) != v}
-        sent_events = events[conn.event_index :]
+        sent_events = worded(events[conn.event_index :])
     conn.last_view = view
     conn.event_index = len(events)
     body = {

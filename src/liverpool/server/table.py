@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..actions import Action, Buy, Meld, Pass, action_from_dict
 from ..bots import Bot, get
 from ..cards import parse_cards
-from ..describe import describe_action, describe_event
+from ..describe import describe_action, describe_event, worded
 from ..driver import next_to_act
 from ..game import PLAY, Game, IllegalAction
 from ..game.answers import seat_answers
@@ -656,7 +656,7 @@ class Table:
         assert g is not None
         enc = self._events_json
         if len(enc) < len(g.events):
-            enc.extend(map(_dumps, g.events[len(enc) :]))
+            enc.extend(map(_dumps, worded(g.events[len(enc) :])))  # each with its words (``text``)
         return enc
 
     def _shared(self) -> _Shared:
@@ -1111,8 +1111,9 @@ class Table:
 
             also = finished_job(finished_game(self, g))
         try:
+            # as the engine applied it (a set lay-off in the listed spelling: docs/engine.md)
             await self.store.append(
-                self.id, idx, seat, action.to_dict(), source, finish=finish, also=also, client_id=client_id
+                self.id, idx, seat, g.actions[idx].to_dict(), source, finish=finish, also=also, client_id=client_id
             )
         except Exception:
             # not committed: the game as it was before this action (rebuilt from its log)

@@ -71,6 +71,7 @@ from .contract import (
     RestChecker as RestChecker,
     _solve as _solve,
     can_complete as can_complete,
+    cards_missing as cards_missing,
     contract_left as contract_left,
     contract_melds as contract_melds,
     find_contract as find_contract,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from ..cards import Card
+from ..cards import JOKER, Card
 from ..melds import run_start, set_rank
 from ..rules import Contract, RuleSet
 from .candidates import candidate_melds
@@ -274,6 +274,49 @@ def contract_melds(hand: Sequence[Card], contract: Contract, rules: RuleSet) -> 
     with ``progression="player"``, read from its view by ``Contract.from_view``)."""
     left = contract_left(contract, rules)
     return solve(hand, contract.sets, contract.runs, rules, whole_hand=contract.whole_hand, left=left)
+
+
+@lru_cache(maxsize=16)
+def _stand_in_rules(rules: RuleSet) -> RuleSet:
+    """``rules`` under which a wild card may stand in for any natural card of a meld that holds one
+    natural card at least: the wild-card limits (R18, R19) lifted, ``floating`` as the solver reads
+    it. What :func:`cards_missing` counts with."""
+    return dataclasses.replace(
+        rules,
+        floating=True,
+        set_min_naturals=min(rules.set_min_naturals, 1),
+        run_min_naturals=min(rules.run_min_naturals, 1),
+        run_wild_limit="none",
+        set_wild_limit="none",
+    )
+
+
+def cards_missing(hand: Sequence[Card], contract: Contract, rules: RuleSet) -> int:
+    """How many cards ``hand`` misses, at best, for ``contract``'s melds (R10, R48): the fewest
+    cards that, added, let it lay the contract down, each meld holding one card of the hand at
+    least (whole-hand deals read as ordinary ones: the melds' cards alone). 0: the hand makes the
+    contract now (as :func:`contract_melds` finds, but for the wild-card limits). The "does this
+    card help" of a client (``liverpool.game.answers.card_fits``) compares it with and without a
+    card; no bot's or listing's path asks it.
+
+    >>> from liverpool.cards import parse_cards
+    >>> r = RuleSet()
+    >>> cards_missing(parse_cards("7H 7S 7D 9C 9D 2C"), r.schedule[0], r)
+    1
+    >>> cards_missing(parse_cards("7H 7S 7D 9C 9D 9S"), r.schedule[0], r)
+    0
+    """
+    relaxed = _stand_in_rules(rules)
+    contract = dataclasses.replace(contract, whole_hand=False) if contract.whole_hand else contract
+    left = contract_left(contract, relaxed)
+    size = sum(abs(n) for n in left.sets + left.runs) if left is not None else 0
+    size = max(size, contract.sets * rules.set_min + contract.runs * rules.run_min)
+    cards = list(hand)
+    for k in range(size + 1):
+        if can_complete(cards, contract.sets, contract.runs, relaxed, left=left):
+            return k
+        cards.append(JOKER)
+    return size + 1
 
 
 # ---------------------------------------------------------------------------------------------

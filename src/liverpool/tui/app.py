@@ -28,9 +28,7 @@ from ..actions import Action, Buy, Call, Discard, DrawDiscard, DrawStock, LayOff
 from ..cards import Card, parse_card, parse_cards
 from ..describe import card_text, cards_text, describe_action, describe_event, plural
 from ..game import Game, IllegalAction
-from ..game.answers import called_card_goes_to, playable_discards, public_game, suggest_lay_down
-from ..rules import Contract
-from ..solver import contract_melds
+from ..game.answers import discard_called, public_game, suggest_lay_down, swap_lets_go_down
 from .remote import RemoteGame, RemoteSession, gained_cards
 from .screens import ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
 from .seats import players_table
@@ -1112,21 +1110,10 @@ class LiverpoolApp(App[int]):
         self.choose_action("Swap a joker", options)
 
     def swap_lets_go_down(self, swap: SwapJoker) -> bool:
-        """A swap worth offering: the player is down already, the joker need not be played this turn
-        (``swap_must_play`` off), or the hand after the swap makes the contract (the solver's
-        ``contract_melds``, as [f] asks it); else the joker could only be handed back ([u])."""
+        """A swap worth offering: the engine's answer (``game.answers.swap_lets_go_down``, R20),
+        from this seat's view; else the joker could only be handed back ([u])."""
         view = self.game.view(self.seat)
-        rules = self.game.rules
-        if view["down"][self.seat] or not rules.swap_must_play:
-            return True
-        meld = next((m for m in view["melds"] if m["id"] == swap.meld), None)
-        if meld is None or not 0 <= swap.index < len(meld["cards"]):
-            return True  # the engine listed it: not for the app to hide
-        after = Counter(parse_cards(view["hand"]))
-        after[swap.card] -= 1
-        after[parse_card(meld["cards"][swap.index])] += 1
-        contract = Contract.from_view(view["contract"])
-        return contract_melds(list(after.elements()), contract, rules) is not None
+        return swap_lets_go_down(public_game(view), view["player"], swap)
 
     def action_unswap(self) -> None:
         if not self.can_play():
@@ -1165,14 +1152,12 @@ class LiverpoolApp(App[int]):
             return
         view = self.game.view(self.seat)
         # a playable discard (R32-R35), called (R33, R34) or refused (R36): the engine's answer
-        seen = public_game(view)
-        mode = view["rules"].get("playable_discard")
-        callable_ = called_card_goes_to(seen.rules) is not None and card in playable_discards(seen, view["player"])
-        if callable_ and self.warned_discard != card:
+        goes = discard_called(public_game(view), view["player"], card)
+        if goes is not None and self.warned_discard != card:
             self.warned_discard = card
             then = (
                 "another player may call it and you take it back with a penalty card (R32, R33)"
-                if mode == "call"
+                if goes == "offender"
                 else "a player who is down may call it and take it (R32, R34)"
             )
             self.say(

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..actions import action_from_dict
+from ..describe import worded
 from ..game import Game
 from ..rules import RuleSet
 
@@ -62,9 +63,9 @@ def replay_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
     n = int(record["players"])
     game = Game.new(players=n, rules=rules, seed=int(record["seed"]))
     seen = len(game.events)
-    frames = [_frame(game, n, 0, None, list(game.events))]
+    frames = [_frame(game, n, 0, None, worded(game.events))]
     for i, data in enumerate(record.get("actions", []), start=1):
         game.apply(action_from_dict(data))
-        frames.append(_frame(game, n, i, dict(data), list(game.events[seen:])))
+        frames.append(_frame(game, n, i, dict(data), worded(game.events[seen:])))
         seen = len(game.events)
     return frames

@@ -25,6 +25,7 @@ from ...actions import (
 )
 from ...cards import Card, parse_tokens
 from ...events import FrozenDict
+from ...game.answers import plan_melds
 from ...rules import RuleSet, cached_rules
 from ...solver import can_complete, solve
 from ..base import Bot
@@ -36,33 +37,21 @@ from .tactics import _BIG, Tactics, tactics
 def _plan_meld(s: Snapshot, melds: list[Meld]) -> Meld:
     """The legal Meld that follows the solver's best arrangement of what is left to lay."""
     rules = s.rules
-    sets_done, runs_done, used_ranks, used_suits = s.progress()  # the engine's count (R10, R14)
-    must = s.must_meld
-    if must is not None and any(must in cards for _, cards in s.staged):
-        must = None  # already melded (R22)
-    plan = solve(
-        s.hand,
-        s.sets - sets_done,
-        s.runs - runs_done,
-        rules,
-        whole_hand=s.whole,
-        must_use=must,
-        used_set_ranks=used_ranks,
-        used_run_suits=used_suits,
-        left=now if (now := s.left_now()) is None or not isinstance(now, str) else None,
+    sets_done, runs_done, _, _ = s.progress()  # the engine's count (R10, R14)
+    now = s.left_now()
+    # the engine's plan of the rest of the contract (liverpool.game.answers.plan_melds)
+    plan = plan_melds(
+        s.me, s.hand, s.sets, s.runs, s.whole, rules, s.staged, s.must_meld, None if isinstance(now, str) else now
     )
     if plan:
-        n_sets = s.sets - sets_done
-        wanted = [("set" if i < n_sets else "run", tuple(m)) for i, m in enumerate(plan)]
-        for kind, meld_cards in wanted:
-            exact = tuple(sorted(meld_cards)) if kind == "set" else meld_cards  # sets are listed sorted
+        for p in plan:
             for m in melds:
-                if m.kind == kind and m.cards == exact:
+                if m.kind == p.kind and m.cards == p.cards:
                     return m
-        for kind, meld_cards in wanted:
-            key = sorted(meld_cards)
+        for p in plan:
+            key = sorted(p.cards)
             for m in melds:
-                if m.kind == kind and sorted(m.cards) == key:
+                if m.kind == p.kind and sorted(m.cards) == key:
                     return m
     # no exact match: the legal meld leaving the fewest points after the rest of the contract
     best = melds[0]

@@ -100,7 +100,7 @@ export function ReplayPage({ tableId }) {
   const byOwner = {};
   for (const m of f.melds) (byOwner[m.owner] ||= []).push(m);
   const here = places[i];
-  const words = (k) => frames[k].events.map((e) => eventText(e, name)).filter((t) => !/ passed\.$/.test(t)).join(" ");
+  const words = (k) => frames[k].events.map((e) => eventText(e, name)).filter(Boolean).join(" ");
 
   // the move list of the deal shown: its turns, each with its moves (passes left out)
   const deal = here.deal;
@@ -132,7 +132,7 @@ export function ReplayPage({ tableId }) {
           <input type="range" min="0" max=${last} value=${i} onInput=${(e) => setI(Number(e.target.value))} aria-label="step" />
           <a href="/">Lobby</a>
         </div>
-        <div class="last">${f.events.length ? f.events.map((e) => eventText(e, name)).join(" ") : "The deal as dealt."}</div>
+        <div class="last">${f.events.length ? f.events.map((e) => eventText(e, name)).filter(Boolean).join(" ") : "The deal as dealt."}</div>
       </header>
       <div class="replay-body">
         <div class="replay-main">

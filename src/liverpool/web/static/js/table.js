@@ -374,7 +374,7 @@ function Log({ s }) {
   }, [s.log.length]);
   const name = (p) => plainName(s, p);
   return html`<ol class="log" id="log" ref=${ref} aria-live="polite">
-    ${s.log.filter((x) => x.ev.type !== "pass").slice(-120).map((x) => html`<li class=${`ev-${x.ev.type}`}>${eventText(x.ev, name)}</li>`)}
+    ${s.log.filter((x) => x.ev.text).slice(-120).map((x) => html`<li class=${`ev-${x.ev.type}`}>${eventText(x.ev, name)}</li>`)}
   </ol>`;
 }
 

@@ -442,3 +442,76 @@ def test_a_token_beginning_with_a_dash_takes_the_seat_and_the_printed_command_wo
         assert main(["play", "--connect", link]) == 0
         assert seen[-1] == token and "Taking back your seat" in capsys.readouterr().out
         assert ((tmp_path / "data" / "seats.json").stat().st_mode & 0o777) == 0o600
+
+
+async def play_my_turns_until(pilot: Pilot[int], app: LiverpoolApp, done: Callable[[], bool], what: str) -> list[str]:
+    """Ana's own turns chosen by a greedy bot from her view (through the app, as a key would), never
+    answering a buy window, until ``done``; the prompts the app showed meanwhile."""
+    from liverpool.bots import get
+
+    bot = get("greedy", seed=3)
+    session = app.session
+    assert isinstance(session, RemoteSession)
+    prompts: list[str] = []
+    deadline = time.monotonic() + WAIT
+    while not done():
+        assert time.monotonic() < deadline, f"never reached: {what}"
+        if app.prompt_deadline is not None:
+            prompts.append(str(app.query_one("#prompt", Static).render()))
+            if not any(isinstance(a, Buy) for a in app.prompt_legal):
+                await pilot.press("n")  # a call (R33) is always the person's
+        elif not app.modal_open() and session.ready and not session._pending and app.in_turn():
+            seat, legal = session.to_act()
+            if seat == 0 and legal:
+                app.apply(bot.act(app.game.view(0), legal))
+        await pilot.pause(0.01)
+    return prompts
+
+
+def test_the_buy_choice_and_the_deal_end_pause_from_the_terminal(tmp_path: Path) -> None:
+    asyncio.run(_buy_choice_and_pause(tmp_path))
+
+
+async def _buy_choice_and_pause(tmp_path: Path) -> None:
+    from liverpool.tui.screens import BuyPrefsScreen, DealEndScreen
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    # a buy window that waits 600 s for a person: a game that goes on never waited for Ana
+    with serve(tmp_path, port, buy_window=600.0) as server:
+        made = new_table(
+            base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}], True
+        )
+        table = server.state.lobby().tables[made["table_id"]]
+        session = RemoteSession.connect(made["invite_url"], token=made["token"])
+        session.data = tmp_path / "data"
+        app = LiverpoolApp(session, buy_seconds=1000)  # the app's own timer never passes
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.connected and session.ready, "the hello")
+            await wait_for(pilot, lambda: 0 in table.pacing.pausers, "the prefs after the hello")
+            assert table.pacing.choices[0].mode == "ask"
+            # B: the buying choices; "never buy" is the third, and a wish list that never matches
+            await pilot.press("B")
+            assert isinstance(app.screen, BuyPrefsScreen)
+            await pilot.press("down", "down", "enter")
+            assert not app.modal_open()
+            await wait_for(pilot, lambda: table.pacing.choices[0].mode == "never", "the prefs sent")
+            assert app.message is not None and "never buy" in app.message.plain
+            assert json.loads((tmp_path / "data" / "buy.json").read_text())["mode"] == "never"
+            # a whole deal: every window of Ana's is passed by the server, none is shown to her
+            prompts = await play_my_turns_until(
+                pilot, app, lambda: any(isinstance(s, DealEndScreen) for s in app.screen_stack), "the deal's end"
+            )
+            assert not [p for p in prompts if "[b] buy" in p], prompts
+            passes = [a for a in table.game.actions if a.player == 0 and type(a).__name__ == "Pass"]
+            assert passes, "no buy window came to Ana in a whole deal"
+            # the deal-end pause: the table waits for the terminal until enter
+            await wait_for(pilot, lambda: table.pacing.hold == {0}, "the pause")
+            version = table.game.version
+            await pilot.pause(0.5)
+            assert table.game.version == version and session.pause == {"waiting": [0], "until": None}
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: table.pacing.hold is None, "the pause's end")
+            await wait_for(pilot, lambda: table.game.version > version, "the next deal going on")
+            assert not app.modal_open()
+            session.close()

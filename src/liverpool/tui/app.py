@@ -21,6 +21,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
@@ -32,8 +33,8 @@ from ..game import Game, IllegalAction
 from ..game.answers import called_card_goes_to, playable_discards, public_game, suggest_lay_down
 from ..rules import Contract
 from ..solver import contract_melds
-from .remote import RemoteGame, RemoteSession, gained_cards
-from .screens import ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
+from .remote import BuyPrefs, RemoteGame, RemoteSession, gained_cards
+from .screens import BuyPrefsScreen, ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
 from .session import LocalSession
 
 __all__ = ["HandView", "LiverpoolApp"]
@@ -201,7 +202,11 @@ class LiverpoolApp(App[int]):
         Binding("c", "call", "call", show=False),
         Binding("n", "pass_now", "pass", show=False),
         Binding("H", "hint", "hint", show=False),  # shift+h (h moves left)
+        Binding("B", "buy_prefs", "buying"),  # at a server's table (check_action)
     ]
+
+    REMOTE_ONLY: ClassVar[frozenset[str]] = frozenset({"buy_prefs"})
+    """Keys of a server's table only: hidden from the footer (and off) in a local game."""
 
     def __init__(
         self,
@@ -304,6 +309,10 @@ class LiverpoolApp(App[int]):
 
     hangup_caught = False
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys of a server's table (buying choices) are hidden in a local game."""
+        return self.remote or action not in self.REMOTE_ONLY
+
     # ------------------------------------------------------------------ state helpers
     @property
     def game(self) -> Game | RemoteGame:
@@ -317,10 +326,12 @@ class LiverpoolApp(App[int]):
         if kind == "hello":
             self.log_line(f"Connected to table {self.table_id()} as {session.names[self.seat]}.", "bold green")
             self.message = None
+            self.remote_pause()
         elif kind == "state":
             if not self.was_started:  # the table just started: "Starting the game…" is done
                 self.message = None
             self.remote_state(message)
+            self.remote_pause()
         elif kind == "error":
             self.say(f"The server says: {message.get('reason', message.get('code', '?'))}", "bold red")
         elif kind == "disconnected":
@@ -337,6 +348,26 @@ class LiverpoolApp(App[int]):
             self.log_line("Waiting for the table to start: " + ", ".join(session.names), "dim")
         if self.is_running:
             self.refresh_view()
+
+    def remote_pause(self) -> None:
+        """The deal-end pause as the server holds it: a seat it waits for sees the deal-end screen
+        (again, after a reconnect); a pause ended by its timer closes the screen."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or not session.ready or not self.is_running:
+            return
+        showing = any(isinstance(s, DealEndScreen) for s in self.screen_stack)
+        if session.waited_for():
+            self.held = True
+            event = session.last_deal_end()
+            if not showing and event is not None:
+                self.show_deal_end(event)
+        elif self.held:
+            self.held = False
+            if session.pause is None and isinstance(self.screen, DealEndScreen):
+                self.log_line("The deal-end pause is over: the next deal goes on.", "dim")
+                self.screen.dismiss(None)
+
+    held = False  # the server's deal-end pause waited for this seat at the last message
 
     def table_id(self) -> str:
         return self.session.table_id if isinstance(self.session, RemoteSession) else ""
@@ -370,7 +401,8 @@ class LiverpoolApp(App[int]):
                 hand.fresh = Counter()
         if not self.in_turn():
             self.staged = []
-        if deal_end is not None and not self.modal_open():
+        showing = any(isinstance(s, DealEndScreen) for s in self.screen_stack)
+        if deal_end is not None and not showing:  # also over another dialog: the table may wait for us
             self.query_one(HandView).fresh = Counter()
             self.show_deal_end(deal_end)
 
@@ -414,6 +446,12 @@ class LiverpoolApp(App[int]):
 
     def tick(self) -> None:
         """Advance the game: bots act at the chosen pace; the human's prompt times out."""
+        try:
+            self.step()
+        except NoMatches:  # the app is closing (a timer's last call): its widgets are gone
+            return
+
+    def step(self) -> None:
         if self.ended or self.busy or self.modal_open():
             return
         if isinstance(self.session, RemoteSession) and not self.session.ready:
@@ -425,6 +463,8 @@ class LiverpoolApp(App[int]):
             return
         seat, legal = self.session.to_act()
         offered = seat == self.me and game.current != self.me and any(isinstance(a, (Buy, Call)) for a in legal)
+        if isinstance(self.session, RemoteSession) and self.session.auto_decides:
+            offered = False  # the buy choice answers it: the server passes (or buys) at once
         if self.prompt_deadline is not None and (not offered or legal != self.prompt_legal):
             self.close_prompt()  # the window closed (or another discard's opened): its prompt goes
         if offered:
@@ -516,6 +556,14 @@ class LiverpoolApp(App[int]):
         game = self.game
         deal = len(game.deal_scores)
         auto = self.auto_deal_end if self.auto_deal_end is not None else (None if self.me is not None else 6.0)
+        session = self.session
+
+        def read(_: None) -> None:
+            if isinstance(session, RemoteSession) and not game.is_over:
+                self.held = False
+                session.send({"type": "continue"})  # the server's deal-end pause: done reading
+                self.refresh_view()
+
         self.push_screen(
             DealEndScreen(
                 event,
@@ -526,7 +574,8 @@ class LiverpoolApp(App[int]):
                 self.ascii_only,
                 auto_close=auto,
                 next_text="final scores" if game.is_over else "next deal",
-            )
+            ),
+            read,
         )
 
     def show_game_end(self) -> None:
@@ -665,6 +714,11 @@ class LiverpoolApp(App[int]):
             return
         if isinstance(self.session, RemoteSession) and not self.session.connected:
             prompt.update(Text("Disconnected: no move can be sent until the server is back (q quits).", "bold red"))
+            return
+        if isinstance(self.session, RemoteSession) and self.session.pause is not None:
+            waiting = [self.session.names[p] for p in self.session.pause.get("waiting", []) if p != self.me]
+            who = ", ".join(waiting) or "everyone"
+            prompt.update(Text(f"The table waits for {who} to read the deal's end…", style="dim"))
             return
         if self.session.watching:
             prompt.update(Text("Watching: p pauses, q quits, F1 help.", style="dim"))
@@ -889,6 +943,20 @@ class LiverpoolApp(App[int]):
         words = describe_action(action, session.game.view(seat), session.names, ascii_only=self.ascii_only)
         self.say(f"Hint: {words}. {reason}{left}", "bold cyan")
         self.log_line(f"Hint: {reason}", "cyan")
+
+    def action_buy_prefs(self) -> None:
+        """B: the buy choice at a server's table, sent to the server as ``prefs``."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+
+        def chosen(buy: BuyPrefs | None) -> None:
+            if buy is None:
+                return
+            session.set_buy(buy)
+            self.say(f"Buying: {buy.words()}.", "green")
+
+        self.push_screen(BuyPrefsScreen(session.buy, self.ascii_only), chosen)
 
     def action_quit_game(self) -> None:
         if self.started and self.game.is_over:

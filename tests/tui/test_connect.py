@@ -120,7 +120,7 @@ async def answer_until_my_draw(pilot: Pilot[int], app: LiverpoolApp) -> None:
 
 
 def log_text(app: LiverpoolApp) -> str:
-    return "\n".join(line.text for line in app.query_one(RichLog).lines)
+    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
 
 
 def status_text(app: LiverpoolApp) -> str:
@@ -514,4 +514,57 @@ async def _buy_choice_and_pause(tmp_path: Path) -> None:
             await wait_for(pilot, lambda: table.pacing.hold is None, "the pause's end")
             await wait_for(pilot, lambda: table.game.version > version, "the next deal going on")
             assert not app.modal_open()
+            session.close()
+
+
+def chat_text(app: LiverpoolApp) -> str:
+    return "\n".join(line.text for line in app.query_one("#chat", RichLog).lines)
+
+
+def test_the_chat_pane_both_ways_with_markup_shown_as_text(tmp_path: Path) -> None:
+    asyncio.run(_chat_both_ways(tmp_path))
+
+
+async def _chat_both_ways(tmp_path: Path) -> None:
+    from websockets.asyncio.client import connect
+
+    from liverpool.tui.screens import ChatScreen
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(tmp_path, port):
+        made = new_table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}], False)
+        bo = rest(f"{base}/api/tables/{made['table_id']}/join", {"name": "Bo"})
+        session = RemoteSession.connect(made["invite_url"], token=made["token"])
+        app = LiverpoolApp(session, buy_seconds=1000)
+        async with (
+            app.run_test(size=(180, 30)) as pilot,  # wide: a line of the pane is one line
+            connect(f"ws://127.0.0.1:{port}/ws/tables/{made['table_id']}") as ws,
+        ):
+            await ws.send(json.dumps({"type": "auth", "token": bo["token"]}))
+            await wait_for(pilot, lambda: session.connected and "* Bo took seat" in chat_text(app), "the chat log")
+            # Bo says a line full of markup: the pane shows it as typed
+            said = "[bold red]hi[/bold red] <b>all</b> [link=x]y[/link]"
+            await ws.send(json.dumps({"type": "chat", "text": said}))
+            await wait_for(pilot, lambda: f"Bo: {said}" in chat_text(app), "Bo's line in the pane")
+            # Ana writes with / and enter: Bo's socket gets it
+            await pilot.press("slash")
+            assert isinstance(app.screen, ChatScreen)
+            await pilot.press(*"[i]hello[/i]", "enter")
+            assert not app.modal_open()
+            heard: dict[str, Any] = {}
+            deadline = time.monotonic() + WAIT
+            while not heard:
+                raw = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
+                message = json.loads(raw)
+                if message["type"] == "chat" and message["line"]["kind"] == "say" and message["line"]["seat"] == 0:
+                    heard = message["line"]
+            assert heard["text"] == "[i]hello[/i]" and heard["name"] == "Ana"
+            await wait_for(pilot, lambda: "Ana: [i]hello[/i]" in chat_text(app), "Ana's own line")
+            # the server's rate limit: its refusal is shown in the pane
+            for i in range(7):
+                assert session.say(f"line {i}") is None
+            await wait_for(pilot, lambda: "Not sent: too many chat lines" in chat_text(app), "the refusal")
+            # and the app's own: a line over the server's length
+            assert "at most 300 characters" in (session.say("x" * 301) or "")
             session.close()

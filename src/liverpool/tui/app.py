@@ -34,13 +34,14 @@ from ..game.answers import called_card_goes_to, playable_discards, public_game, 
 from ..rules import Contract
 from ..solver import contract_melds
 from .remote import BuyPrefs, RemoteGame, RemoteSession, gained_cards
-from .screens import BuyPrefsScreen, ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
+from .screens import BuyPrefsScreen, ChatScreen, ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
 from .session import LocalSession
 
 __all__ = ["HandView", "LiverpoolApp"]
 
 SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
 SLOT = 5  # cells per card in the hand
+CHAT_REFUSALS = frozenset({"chat_off", "chat_limited", "malformed"})  # a chat line the server did not take
 
 
 def card_style(card: Card) -> str:
@@ -165,6 +166,9 @@ class LiverpoolApp(App[int]):
     #players { width: 38; padding: 0 1; }
     #melds-box { width: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
     #log { height: 1fr; min-height: 4; border-top: solid $primary-darken-2; padding: 0 1; scrollbar-size-vertical: 1; }
+    #lower { height: 1fr; min-height: 5; }
+    #chat { width: 40%; height: 1fr; min-height: 4; padding: 0 1; scrollbar-size-vertical: 1;
+            border-top: solid $primary-darken-2; border-left: solid $primary-darken-2; }
     #prompt { height: auto; max-height: 3; padding: 0 1; }
     #staging { height: auto; max-height: 3; padding: 0 1; }
     #staging.empty { display: none; }
@@ -203,9 +207,10 @@ class LiverpoolApp(App[int]):
         Binding("n", "pass_now", "pass", show=False),
         Binding("H", "hint", "hint", show=False),  # shift+h (h moves left)
         Binding("B", "buy_prefs", "buying"),  # at a server's table (check_action)
+        Binding("slash", "chat", "chat"),
     ]
 
-    REMOTE_ONLY: ClassVar[frozenset[str]] = frozenset({"buy_prefs"})
+    REMOTE_ONLY: ClassVar[frozenset[str]] = frozenset({"buy_prefs", "chat"})
     """Keys of a server's table only: hidden from the footer (and off) in a local game."""
 
     def __init__(
@@ -256,7 +261,12 @@ class LiverpoolApp(App[int]):
             yield Static(id="players")
             with VerticalScroll(id="melds-box"):
                 yield Static(id="melds")
-        yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        with Horizontal(id="lower"):
+            # beside the chat the log is narrow: its lines wrap at its width (RichLog's default is 78)
+            yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20 if self.remote else 78)
+            chat = RichLog(id="chat", wrap=True, markup=False, max_lines=500, min_width=20)  # text, never markup
+            chat.display = self.remote
+            yield chat
         yield Static(id="prompt")
         yield Static(id="staging")
         hand = HandView(id="hand")
@@ -265,7 +275,7 @@ class LiverpoolApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
-        log = self.query_one(RichLog)
+        log = self.query_one("#log", RichLog)
         names = self.session.names
         if isinstance(self.session, RemoteSession):
             log.write(Text(f"Connecting to {self.session.base}, table {self.session.table_id}…", style="italic"))
@@ -333,7 +343,16 @@ class LiverpoolApp(App[int]):
             self.remote_state(message)
             self.remote_pause()
         elif kind == "error":
-            self.say(f"The server says: {message.get('reason', message.get('code', '?'))}", "bold red")
+            reason = message.get("reason", message.get("code", "?"))
+            self.say(f"The server says: {reason}", "bold red")
+            if message.get("code") in CHAT_REFUSALS:
+                self.chat_note(f"Not sent: {reason}", "bold red")
+        elif kind == "chat_log":
+            self.show_chat()
+        elif kind == "chat":
+            line = message.get("line")
+            if isinstance(line, dict):
+                self.chat_line(line)
         elif kind == "disconnected":
             if message.get("attempt") == 1:
                 self.log_line(f"Connection lost; reconnecting in {message.get('wait', 0):g}s…", "bold red")
@@ -368,6 +387,59 @@ class LiverpoolApp(App[int]):
                 self.screen.dismiss(None)
 
     held = False  # the server's deal-end pause waited for this seat at the last message
+
+    # ------------------------------------------------------------------ the chat pane
+    def show_chat(self) -> None:
+        """The whole chat again (a ``chat_log``, after every hello)."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        for pane in self.query("#chat").results(RichLog):
+            pane.clear()
+            if session.chat_option == "off":
+                pane.write(Text("The chat is off at this table.", style="dim"))
+            else:
+                pane.write(Text("Chat: / writes a line.", style="dim"))
+        for line in session.chat:
+            self.chat_line(line)
+
+    def chat_line(self, line: dict[str, Any]) -> None:
+        """One line of the chat, as text (a name and a message are never read as markup)."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        text = Text()
+        if line.get("kind") == "system":
+            text.append(f"* {line.get('text', '')}", style="italic dim")
+        else:
+            text.append(session.chat_who(line), style="bold")
+            text.append(": ")
+            text.append(str(line.get("text", "")))
+        for pane in self.query("#chat").results(RichLog):
+            pane.write(text)
+
+    def chat_note(self, note: str, style: str = "") -> None:
+        for pane in self.query("#chat").results(RichLog):
+            pane.write(Text(note, style=style))
+
+    def action_chat(self) -> None:
+        """/: write a line to the table's chat (at a server's table)."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        if session.chat_option == "off":
+            self.say("The chat is off at this table.", "yellow")
+            return
+
+        def written(text: str | None) -> None:
+            if text is None or not text.strip():
+                return
+            refused = session.say(text)
+            if refused is not None:
+                self.say(f"Not sent: {refused}", "bold red")
+                self.chat_note(f"Not sent: {refused}", "bold red")
+
+        self.push_screen(ChatScreen(), written)
 
     def table_id(self) -> str:
         return self.session.table_id if isinstance(self.session, RemoteSession) else ""
@@ -437,7 +509,7 @@ class LiverpoolApp(App[int]):
         self.refresh_view()
 
     def log_line(self, text: str, style: str = "") -> None:
-        for log in self.query(RichLog):  # one while the app runs; none once it is closing
+        for log in self.query("#log").results(RichLog):  # one while the app runs; none once it is closing
             log.write(Text(text, style=style))
 
     # ------------------------------------------------------------------ the loop

@@ -52,6 +52,8 @@ BUY_MODES: dict[str, str] = {
 }
 """The buy choices of ``prefs`` (server/pacing.py), in the words the app shows."""
 PREFS_FILE = "buy.json"
+CHAT_MAX = 300  # the server's longest chat line (server/chat.py MAX_CHARS)
+CHAT_KEPT = 300  # chat lines kept by the app
 MAX_WISH = 60
 _WISH = re.compile(r"^(JK|(A|[2-9]|10|J|Q|K)[SHDC]?)$")
 _SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -330,6 +332,8 @@ class RemoteSession:
     pause: dict[str, Any] | None = None  # the deal-end pause of the last hello/state (docs/protocol.md)
     auto_buy: dict[str, Any] | None = None  # what the buy choice makes of the discard this seat may buy now
     buy_deadline: int | None = None  # ms since the epoch: when the server stops waiting for a buy
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the table's chat lines (``chat_log``, ``chat``)
+    chat_option: str = "players"  # who may talk at this table: players, everyone, off
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -377,6 +381,26 @@ class RemoteSession:
             with contextlib.suppress(OSError):
                 buy.save(self.data)
         self.send(self.prefs_message())
+
+    def say(self, text: str) -> str | None:
+        """Send a chat line: None, or why not (the server's own refusals come back as ``error``)."""
+        text = " ".join(text.split())
+        if not text:
+            return "an empty line is not sent"
+        if len(text) > CHAT_MAX:
+            return f"a chat line is at most {CHAT_MAX} characters (this one has {len(text)})"
+        if self.chat_option == "off":
+            return "the chat is off at this table"
+        if not self.send({"type": "chat", "text": text}):
+            return "not connected to the server: reconnecting…"
+        return None
+
+    def chat_who(self, line: dict[str, Any]) -> str:
+        """Who said a line: the seat's name, or a spectator's chosen name marked as watching."""
+        seat = line.get("seat")
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return f"{line.get('name') or '?'} (watching)"
 
     def prefs_message(self) -> dict[str, Any]:
         """``prefs``: the buy choice, and ``pause``: this app shows a deal-end screen (it sends ``continue``)."""
@@ -496,6 +520,13 @@ class RemoteSession:
             self.buy_deadline = int(deadline) if isinstance(deadline, (int, float)) else None
         elif kind in ("lobby", "table") and isinstance(message.get("table"), dict):
             self.update_table(message["table"])
+        elif kind == "chat_log":
+            self.chat = [line for line in message.get("lines") or [] if isinstance(line, dict)][-CHAT_KEPT:]
+            self.chat_option = str(message.get("option") or "players")
+        elif kind == "chat" and isinstance(message.get("line"), dict):
+            line = message["line"]
+            if not self.chat or int(line.get("n", -1)) > int(self.chat[-1].get("n", -1)):
+                self.chat = [*self.chat[-CHAT_KEPT + 1 :], line]
         elif kind == "error":
             self._pending = False
             self._refresh_game()

@@ -16,10 +16,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 
 from ..describe import cards_text
-from .remote import BUY_MODES, BuyPrefs, parse_wish
+from .remote import BUY_MODES, CHAT_MAX, BuyPrefs, parse_wish
 
 __all__ = [
     "BuyPrefsScreen",
+    "ChatScreen",
     "ChooseScreen",
     "DealEndScreen",
     "GameEndScreen",
@@ -56,6 +57,7 @@ KEYS_HELP = (
     ("ctrl+c", "save and quit at once"),
     ("At a server's table", ""),
     ("B", "buying: ask me, pass unless the card fits my contract, never buy, a wish list (the server answers)"),
+    ("/", "write a line to the table's chat (shown in the chat pane, as text)"),
     ("enter", "on the deal-end screen: done reading (the table waits for everyone who reads it)"),
 )
 
@@ -299,6 +301,29 @@ class BuyPrefsScreen(ModalScreen[BuyPrefs | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.dismiss(self.chosen())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChatScreen(ModalScreen[str | None]):
+    """Write one chat line (the text typed, None when cancelled). What is typed is sent as text:
+    the chat pane never reads markup in it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="small"):
+            yield Static(Text("Say something to the table", style="bold"), classes="title")
+            yield Input(placeholder="a line of text", max_length=CHAT_MAX, id="chat-input")
+            yield Static(Text(f"enter sends (at most {CHAT_MAX} characters), esc cancels", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

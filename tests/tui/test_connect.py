@@ -532,7 +532,7 @@ async def _chat_both_ways(tmp_path: Path) -> None:
 
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    with serve(tmp_path, port):
+    with serve(tmp_path, port) as server:
         made = new_table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}], False)
         bo = rest(f"{base}/api/tables/{made['table_id']}/join", {"name": "Bo"})
         session = RemoteSession.connect(made["invite_url"], token=made["token"])
@@ -567,4 +567,18 @@ async def _chat_both_ways(tmp_path: Path) -> None:
             await wait_for(pilot, lambda: "Not sent: too many chat lines" in chat_text(app), "the refusal")
             # and the app's own: a line over the server's length
             assert "at most 300 characters" in (session.say("x" * 301) or "")
+            # M mutes Bo (the first person listed): the server sends Ana none of his lines any more
+            await pilot.press("M")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: session.chat_muted == ["seat:1"], "the server's answer to the mute")
+            assert "Bo:" not in chat_text(app)  # the chat again, without his lines
+            await ws.send(json.dumps({"type": "chat", "text": "muted words"}))
+            while True:  # Bo's own socket gets his line: the server has sent it to whom it sends it
+                message = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+                if message["type"] == "chat" and message["line"]["text"] == "muted words":
+                    break
+            await pilot.pause(0.5)
+            assert "muted words" not in chat_text(app)
+            assert not [x for x in session.chat if x.get("text") == "muted words"]
+            assert server.state.lobby().tables[made["table_id"]].chat.mutes[0] == {"seat:1"}
             session.close()

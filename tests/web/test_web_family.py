@@ -168,6 +168,12 @@ def test_chat_both_ways_markup_shown_as_text_and_a_mute(family: tuple[str, Path]
     ana.click("#chat-send")
     ana.wait_for_selector("#chat-lines li.chat-say:has-text('still here')")
     assert "you cannot hear me" not in ana.inner_text("#chat-lines")
+    # the mute is the server's, for Ana's seat: after a reload Bo's line is still not sent to her
+    ana.reload()
+    ana.wait_for_selector("#chat-lines li.chat-say:has-text('still here')")
+    assert "you cannot hear me" not in ana.inner_text("#chat-lines")
+    ana.click("#chat .chat-mutes summary")
+    assert ana.is_checked("#chat input[data-mute='seat:1']")  # listed (to unmute) though none of his lines is
     # a reload brings the chat back from the server (kept in the store with the game)
     bo.reload()
     bo.wait_for_selector("#chat-lines li.chat-say:has-text('still here')")

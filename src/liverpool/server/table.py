@@ -44,6 +44,7 @@ from .protocol import (
     HintMessage,
     HintOption,
     MeldMessage,
+    MuteMessage,
     PingMessage,
     PrefsMessage,
     ProtocolError,
@@ -589,10 +590,11 @@ class Table:
         spectate.broadcast(self)
 
     def _send_all(self, msg: dict[str, Any]) -> None:
-        """One message to every socket of the table (a chat line)."""
+        """One message to every socket of the table (a chat line; not to a seat that muted its talker)."""
         text = _dumps(msg)
+        line = msg.get("line") if msg.get("type") == "chat" else None
         for s in self.seats:
-            if s.conn is not None:
+            if s.conn is not None and not (isinstance(line, dict) and self.chat.muted(s.index, line)):
                 s.conn.send(text)
         spectate.notify(self, text)
 
@@ -642,7 +644,7 @@ class Table:
             if old is not None:
                 old.close("replaced by a newer connection of this seat")
             conn.send(self._state(conn, "hello"))
-            conn.send(self.chat.log_message())
+            conn.send(self.chat.log_message(seat.index))
             self._notify_seats()
             if old is None and seat.kind == "human":
                 back = seat.index in self.seen
@@ -703,6 +705,12 @@ class Table:
             return
         if isinstance(msg, ChatMessage):
             await self._say(conn, msg)
+            return
+        if isinstance(msg, MuteMessage):  # kept for the seat (server/chat.py); its chat again, filtered
+            async with self.lock:
+                if not self.chat.mute(conn.seat, msg.who, msg.on):
+                    conn.error("malformed", "too many people muted")
+                conn.send(self.chat.log_message(conn.seat))
             return
         async with self.lock:
             try:

@@ -208,9 +208,10 @@ class LiverpoolApp(App[int]):
         Binding("H", "hint", "hint", show=False),  # shift+h (h moves left)
         Binding("B", "buy_prefs", "buying"),  # at a server's table (check_action)
         Binding("slash", "chat", "chat"),
+        Binding("M", "mute", "mute", show=False),
     ]
 
-    REMOTE_ONLY: ClassVar[frozenset[str]] = frozenset({"buy_prefs", "chat"})
+    REMOTE_ONLY: ClassVar[frozenset[str]] = frozenset({"buy_prefs", "chat", "mute"})
     """Keys of a server's table only: hidden from the footer (and off) in a local game."""
 
     def __init__(
@@ -399,7 +400,8 @@ class LiverpoolApp(App[int]):
             if session.chat_option == "off":
                 pane.write(Text("The chat is off at this table.", style="dim"))
             else:
-                pane.write(Text("Chat: / writes a line.", style="dim"))
+                muted = f" Muted: {len(session.chat_muted)} (M)." if session.chat_muted else ""
+                pane.write(Text(f"Chat: / writes a line, M mutes.{muted}", style="dim"))
         for line in session.chat:
             self.chat_line(line)
 
@@ -421,6 +423,29 @@ class LiverpoolApp(App[int]):
     def chat_note(self, note: str, style: str = "") -> None:
         for pane in self.query("#chat").results(RichLog):
             pane.write(Text(note, style=style))
+
+    def action_mute(self) -> None:
+        """M: mute or unmute a person in the chat (kept by the server for this seat)."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        talkers = session.talkers()
+        if not talkers:
+            self.say("Nobody to mute: no other person at this table has talked.", "yellow")
+            return
+        texts = [f"{'Unmute' if key in session.chat_muted else 'Mute'} {name}" for key, name in talkers]
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                return
+            key, name = talkers[index]
+            on = key not in session.chat_muted
+            if session.mute(key, on):
+                self.say(f"{name} is {'muted: their lines are not sent to you' if on else 'heard again'}.", "green")
+            else:
+                self.say("Not connected to the server: reconnecting…", "bold red")
+
+        self.push_screen(ChooseScreen("Mute or unmute in the chat", texts), chosen)
 
     def action_chat(self) -> None:
         """/: write a line to the table's chat (at a server's table)."""

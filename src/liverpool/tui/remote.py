@@ -334,6 +334,7 @@ class RemoteSession:
     buy_deadline: int | None = None  # ms since the epoch: when the server stops waiting for a buy
     chat: list[dict[str, Any]] = field(default_factory=list)  # the table's chat lines (``chat_log``, ``chat``)
     chat_option: str = "players"  # who may talk at this table: players, everyone, off
+    chat_muted: list[str] = field(default_factory=list)  # the talkers this seat muted (kept by the server)
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -401,6 +402,27 @@ class RemoteSession:
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             return self.names[seat]
         return f"{line.get('name') or '?'} (watching)"
+
+    def talkers(self) -> list[tuple[str, str]]:
+        """Who this seat may mute or unmute (key, name): the other people's seats, the spectators
+        who talked, and whoever is muted now."""
+        found: dict[str, str] = {}
+        for seat, kind in enumerate(self.kinds):
+            if kind is None and seat != self.human and seat < len(self.names):
+                found[f"seat:{seat}"] = self.names[seat]
+        for line in self.chat:
+            if line.get("kind") == "say" and line.get("seat") is None:
+                found[f"name:{line.get('name', '')}"] = self.chat_who(line)
+        for key in self.chat_muted:
+            if key not in found:
+                number = key.removeprefix("seat:")
+                known = number.isdigit() and int(number) < len(self.names)
+                found[key] = self.names[int(number)] if known else key[5:]
+        return list(found.items())
+
+    def mute(self, key: str, on: bool) -> bool:
+        """Ask the server to mute (or unmute) a talker for this seat (answered by a ``chat_log``)."""
+        return self.send({"type": "mute", "who": key, "on": on})
 
     def prefs_message(self) -> dict[str, Any]:
         """``prefs``: the buy choice, and ``pause``: this app shows a deal-end screen (it sends ``continue``)."""
@@ -523,6 +545,8 @@ class RemoteSession:
         elif kind == "chat_log":
             self.chat = [line for line in message.get("lines") or [] if isinstance(line, dict)][-CHAT_KEPT:]
             self.chat_option = str(message.get("option") or "players")
+            muted = message.get("muted")
+            self.chat_muted = [str(m) for m in muted] if isinstance(muted, list) else []
         elif kind == "chat" and isinstance(message.get("line"), dict):
             line = message["line"]
             if not self.chat or int(line.get("n", -1)) > int(self.chat[-1].get("n", -1)):

@@ -58,6 +58,7 @@ KEYS_HELP = (
     ("At a server's table", ""),
     ("B", "buying: ask me, pass unless the card fits my contract, never buy, a wish list (the server answers)"),
     ("/", "write a line to the table's chat (shown in the chat pane, as text)"),
+    ("M", "mute or unmute a person in the chat (kept by the server for your seat)"),
     ("enter", "on the deal-end screen: done reading (the table waits for everyone who reads it)"),
 )
 

@@ -125,6 +125,12 @@ def test_a_paced_deal_of_two_people_fits_never_waits_and_the_deal_end_holds(
     assert not ana.locator("#stock.can, .hand-card.can-discard, #discard-pile.can").count()
     assert bo.locator("#deal-end").count()
     assert "waits for you" in bo.inner_text("#pause-note")
+    # Bo reloads the page: the table still waits for him, and his deal-end screen is back
+    bo.reload()
+    bo.wait_for_selector("#deal-end #next-deal")
+    time.sleep(1.0)
+    assert (_version(ana), _version(bo)) == held, "the table moved after Bo's reload"
+    assert "waits for you" in bo.inner_text("#pause-note")
     bo.click("#next-deal")
     # play goes on: someone may act (or the bot has acted)
     for p in (ana, bo):

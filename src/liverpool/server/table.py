@@ -731,7 +731,9 @@ class Table:
             now = asyncio.get_running_loop().time()
             if isinstance(msg, PrefsMessage):
                 self.pacing.set_prefs(conn.seat, msg.buy, msg.wish, msg.pause)
-                if self.game is not None:
+                if self.pacing.refresh(self, now):  # a client that shows no deal-end screen: not waited for
+                    self._broadcast()
+                elif self.game is not None:
                     conn.send(self._state(conn))  # its auto_buy may have changed
             elif self.pacing.go_on(self, conn.seat, now) or self.pacing.hold is not None:
                 self._broadcast()  # who is still reading (or play goes on)
@@ -1040,13 +1042,18 @@ class Table:
                 return
             wait = self.pacing.hold_wait(loop.time())
             if wait is not None:  # the deal-end pause: nothing moves until it ends
-                if wait > 0:
+                away = self.pacing.grace_left(self, loop.time())  # a seat waited for while away
+                if wait > 0 and away > 0:
+                    wait = min(wait, away + 0.01)
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.wake.wait(), None if wait == float("inf") else wait)
                     continue
                 async with self.lock:
-                    if self.pacing.hold_wait(loop.time()) == 0:
-                        self.pacing.release(self, loop.time())
+                    now = loop.time()
+                    if self.pacing.refresh(self, now):  # its grace is over: no longer waited for
+                        self._broadcast()
+                    elif self.pacing.hold_wait(now) == 0:
+                        self.pacing.release(self, now)
                         self._broadcast()
                 continue
             plan = self._plan(loop.time())

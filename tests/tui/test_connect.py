@@ -381,7 +381,10 @@ async def _buy_window_closes(tmp_path: Path) -> None:
                     moved = lambda v=version: table.game is not None and table.game.version > v  # noqa: E731
                     await wait_for(pilot, moved, "the discard")
                     continue
-                assert "Out of turn" in str(app.query_one("#prompt", Static).render())
+                shown = str(app.query_one("#prompt", Static).render())
+                assert "Out of turn" in shown
+                # the count is the server's window (0.3 s), not the app's --buy-time (1000 s)
+                assert re.search(r"the window closes in [01]s", shown), shown
                 await wait_for(pilot, lambda: app.prompt_deadline is None, "the prompt closing with the window")
                 closed += 1
                 prompt = str(app.query_one("#prompt", Static).render())

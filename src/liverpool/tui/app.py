@@ -586,11 +586,25 @@ class LiverpoolApp(App[int]):
             self.busy = False
             self.next_at = self.clock() + self.delay
 
+    prompt_server = False  # the open prompt counts down to the server's buy_deadline
+
+    def server_deadline(self) -> float | None:
+        """At a server's table: when its buy window closes (its ``buy_deadline``) on this app's clock."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or session.buy_deadline is None:
+            return None
+        return self.clock() + (session.buy_deadline / 1000.0 - time.time())
+
     def open_prompt(self, legal: list[Action]) -> None:
+        server = self.server_deadline()  # the server closes its window itself: no pass is sent for it
         if self.prompt_deadline is None:
-            self.prompt_deadline = self.clock() + self.buy_seconds
+            self.prompt_deadline = server if server is not None else self.clock() + self.buy_seconds
             self.prompt_legal = legal
-        elif self.clock() >= self.prompt_deadline:
+            self.prompt_server = server is not None
+        elif server is not None:
+            self.prompt_deadline = server
+            self.prompt_server = True
+        elif self.clock() >= self.prompt_deadline and not self.prompt_server:
             self.answer_prompt(Pass)
             return
         self.refresh_prompt()
@@ -803,7 +817,10 @@ class LiverpoolApp(App[int]):
             if any(isinstance(x, Call) for x in self.prompt_legal):
                 choices.append(f"[c] call the {top}")
             text.append("Out of turn: " + "  ".join(choices), style="bold yellow")
-            text.append(f"  [n] pass — passing in {left}s", style="yellow")
+            if self.prompt_server:
+                text.append(f"  [n] pass — the window closes in {left}s", style="yellow")
+            else:
+                text.append(f"  [n] pass — passing in {left}s", style="yellow")
             prompt.update(text)
             return
         if self.message is not None:

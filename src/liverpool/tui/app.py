@@ -205,7 +205,7 @@ class LiverpoolApp(App[int]):
         Binding("b", "buy", "buy", show=False),
         Binding("c", "call", "call", show=False),
         Binding("n", "pass_now", "pass", show=False),
-        Binding("H", "hint", "hint", show=False),  # shift+h (h moves left)
+        Binding("H", "hint", "hint"),  # shift+h (h moves left)
         Binding("B", "buy_prefs", "buying"),  # at a server's table (check_action)
         Binding("slash", "chat", "chat"),
         Binding("M", "mute", "mute", show=False),
@@ -348,6 +348,11 @@ class LiverpoolApp(App[int]):
             self.say(f"The server says: {reason}", "bold red")
             if message.get("code") in CHAT_REFUSALS:
                 self.chat_note(f"Not sent: {reason}", "bold red")
+        elif kind == "hint":  # the server's answer to H (docs/protocol.md "hint")
+            left = message.get("left")
+            note = "" if left is None else f" ({left} left this deal)"
+            self.say(f"Hint: {message.get('text', '')}{note}", "bold cyan")
+            self.log_line(f"Hint: {message.get('text', '')}", "cyan")
         elif kind == "chat_log":
             self.show_chat()
         elif kind == "chat":
@@ -1017,8 +1022,16 @@ class LiverpoolApp(App[int]):
     def action_hint(self) -> None:
         """H: the best move found for the human's decision now and why (as the browser's Hint),
         within the hints allowed per deal."""
-        if isinstance(self.session, RemoteSession):
-            self.say("Hints at a server's table come from the browser for now (H works in local games).", "yellow")
+        if isinstance(self.session, RemoteSession):  # the server's hint, within the table's hint limit
+            if self.not_started():
+                return
+            if not self.my_turn_legal() or self.session.version is None:
+                self.say("A hint is for your own decision: wait until you are asked.", "yellow")
+                return
+            if self.session.send({"type": "hint", "version": self.session.version}):
+                self.say("Asking the server for a hint…", "italic")
+            else:
+                self.say("Not connected to the server: reconnecting…", "bold red")
             return
         game = self.session.game
         legal = self.my_turn_legal()
@@ -1069,6 +1082,7 @@ class LiverpoolApp(App[int]):
                 return
             session.set_buy(buy)
             self.say(f"Buying: {buy.words()}.", "green")
+            self.log_line(f"Buying: {buy.words()}.", "green")
 
         self.push_screen(BuyPrefsScreen(session.buy, self.ascii_only), chosen)
 

@@ -50,6 +50,7 @@ KEYS_HELP = (
     ("c", "call the playable discard while the prompt is open"),
     ("n", "pass now (the prompt passes by itself when its time is up)"),
     ("Any time", ""),
+    ("H", "a hint for your decision now: the move found best and why (hints per deal as the table allows)"),
     ("t", "sort the hand by suit or by rank"),
     ("p", "pause / resume the bots"),
     ("F1 or ?", "this help"),

@@ -120,7 +120,7 @@ async def answer_until_my_draw(pilot: Pilot[int], app: LiverpoolApp) -> None:
 
 
 def log_text(app: LiverpoolApp) -> str:
-    return "\n".join(line.text for line in app.query_one(RichLog).lines)
+    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
 
 
 def status_text(app: LiverpoolApp) -> str:
@@ -381,7 +381,10 @@ async def _buy_window_closes(tmp_path: Path) -> None:
                     moved = lambda v=version: table.game is not None and table.game.version > v  # noqa: E731
                     await wait_for(pilot, moved, "the discard")
                     continue
-                assert "Out of turn" in str(app.query_one("#prompt", Static).render())
+                shown = str(app.query_one("#prompt", Static).render())
+                assert "Out of turn" in shown
+                # the count is the server's window (0.3 s), not the app's --buy-time (1000 s)
+                assert re.search(r"the window closes in [01]s", shown), shown
                 await wait_for(pilot, lambda: app.prompt_deadline is None, "the prompt closing with the window")
                 closed += 1
                 prompt = str(app.query_one("#prompt", Static).render())
@@ -442,3 +445,167 @@ def test_a_token_beginning_with_a_dash_takes_the_seat_and_the_printed_command_wo
         assert main(["play", "--connect", link]) == 0
         assert seen[-1] == token and "Taking back your seat" in capsys.readouterr().out
         assert ((tmp_path / "data" / "seats.json").stat().st_mode & 0o777) == 0o600
+
+
+async def play_my_turns_until(pilot: Pilot[int], app: LiverpoolApp, done: Callable[[], bool], what: str) -> list[str]:
+    """Ana's own turns chosen by a greedy bot from her view (through the app, as a key would), never
+    answering a buy window, until ``done``; the prompts the app showed meanwhile."""
+    from liverpool.bots import get
+
+    bot = get("greedy", seed=3)
+    session = app.session
+    assert isinstance(session, RemoteSession)
+    prompts: list[str] = []
+    deadline = time.monotonic() + WAIT
+    while not done():
+        assert time.monotonic() < deadline, f"never reached: {what}"
+        if app.prompt_deadline is not None:
+            prompts.append(str(app.query_one("#prompt", Static).render()))
+            if not any(isinstance(a, Buy) for a in app.prompt_legal):
+                await pilot.press("n")  # a call (R33) is always the person's
+        elif not app.modal_open() and session.ready and not session._pending and app.in_turn():
+            seat, legal = session.to_act()
+            if seat == 0 and legal:
+                app.apply(bot.act(app.game.view(0), legal))
+        await pilot.pause(0.01)
+    return prompts
+
+
+def test_the_buy_choice_and_the_deal_end_pause_from_the_terminal(tmp_path: Path) -> None:
+    asyncio.run(_buy_choice_and_pause(tmp_path))
+
+
+async def _buy_choice_and_pause(tmp_path: Path) -> None:
+    from liverpool.tui.screens import BuyPrefsScreen, DealEndScreen
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    # a buy window that waits 600 s for a person: a game that goes on never waited for Ana
+    with serve(tmp_path, port, buy_window=600.0) as server:
+        made = new_table(
+            base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}], True
+        )
+        table = server.state.lobby().tables[made["table_id"]]
+        session = RemoteSession.connect(made["invite_url"], token=made["token"])
+        session.data = tmp_path / "data"
+        app = LiverpoolApp(session, buy_seconds=1000)  # the app's own timer never passes
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.connected and session.ready, "the hello")
+            await wait_for(pilot, lambda: 0 in table.pacing.pausers, "the prefs after the hello")
+            assert table.pacing.choices[0].mode == "ask"
+            # B: the buying choices; "never buy" is the third, and a wish list that never matches
+            await pilot.press("B")
+            assert isinstance(app.screen, BuyPrefsScreen)
+            await pilot.press("down", "down", "enter")
+            assert not app.modal_open()
+            await wait_for(pilot, lambda: table.pacing.choices[0].mode == "never", "the prefs sent")
+            assert "Buying: never buy." in log_text(app)
+            assert json.loads((tmp_path / "data" / "buy.json").read_text())["mode"] == "never"
+            # a whole deal: every window of Ana's is passed by the server, none is shown to her
+            prompts = await play_my_turns_until(
+                pilot, app, lambda: any(isinstance(s, DealEndScreen) for s in app.screen_stack), "the deal's end"
+            )
+            assert not [p for p in prompts if "[b] buy" in p], prompts
+            passes = [a for a in table.game.actions if a.player == 0 and type(a).__name__ == "Pass"]
+            assert passes, "no buy window came to Ana in a whole deal"
+            # the deal-end pause: the table waits for the terminal until enter
+            await wait_for(pilot, lambda: table.pacing.hold == {0}, "the pause")
+            version = table.game.version
+            await pilot.pause(0.5)
+            assert table.game.version == version and session.pause == {"waiting": [0], "until": None}
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: table.pacing.hold is None, "the pause's end")
+            await wait_for(pilot, lambda: table.game.version > version, "the next deal going on")
+            assert not app.modal_open()
+            session.close()
+
+
+def chat_text(app: LiverpoolApp) -> str:
+    return "\n".join(line.text for line in app.query_one("#chat", RichLog).lines)
+
+
+def test_the_chat_pane_both_ways_with_markup_shown_as_text(tmp_path: Path) -> None:
+    asyncio.run(_chat_both_ways(tmp_path))
+
+
+async def _chat_both_ways(tmp_path: Path) -> None:
+    from websockets.asyncio.client import connect
+
+    from liverpool.tui.screens import ChatScreen
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with serve(tmp_path, port) as server:
+        made = new_table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}], False)
+        bo = rest(f"{base}/api/tables/{made['table_id']}/join", {"name": "Bo"})
+        session = RemoteSession.connect(made["invite_url"], token=made["token"])
+        app = LiverpoolApp(session, buy_seconds=1000)
+        async with (
+            app.run_test(size=(180, 30)) as pilot,  # wide: a line of the pane is one line
+            connect(f"ws://127.0.0.1:{port}/ws/tables/{made['table_id']}") as ws,
+        ):
+            await ws.send(json.dumps({"type": "auth", "token": bo["token"]}))
+            await wait_for(pilot, lambda: session.connected and "* Bo took seat" in chat_text(app), "the chat log")
+            # Bo says a line full of markup: the pane shows it as typed
+            said = "[bold red]hi[/bold red] <b>all</b> [link=x]y[/link]"
+            await ws.send(json.dumps({"type": "chat", "text": said}))
+            await wait_for(pilot, lambda: f"Bo: {said}" in chat_text(app), "Bo's line in the pane")
+            # Ana writes with / and enter: Bo's socket gets it
+            await pilot.press("slash")
+            assert isinstance(app.screen, ChatScreen)
+            await pilot.press(*"[i]hello[/i]", "enter")
+            assert not app.modal_open()
+            heard: dict[str, Any] = {}
+            deadline = time.monotonic() + WAIT
+            while not heard:
+                raw = await asyncio.wait_for(ws.recv(), deadline - time.monotonic())
+                message = json.loads(raw)
+                if message["type"] == "chat" and message["line"]["kind"] == "say" and message["line"]["seat"] == 0:
+                    heard = message["line"]
+            assert heard["text"] == "[i]hello[/i]" and heard["name"] == "Ana"
+            await wait_for(pilot, lambda: "Ana: [i]hello[/i]" in chat_text(app), "Ana's own line")
+            # the server's rate limit: its refusal is shown in the pane
+            for i in range(7):
+                assert session.say(f"line {i}") is None
+            await wait_for(pilot, lambda: "Not sent: too many chat lines" in chat_text(app), "the refusal")
+            # and the app's own: a line over the server's length
+            assert "at most 300 characters" in (session.say("x" * 301) or "")
+            # M mutes Bo (the first person listed): the server sends Ana none of his lines any more
+            await pilot.press("M")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: session.chat_muted == ["seat:1"], "the server's answer to the mute")
+            assert "Bo:" not in chat_text(app)  # the chat again, without his lines
+            await ws.send(json.dumps({"type": "chat", "text": "muted words"}))
+            while True:  # Bo's own socket gets his line: the server has sent it to whom it sends it
+                message = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+                if message["type"] == "chat" and message["line"]["text"] == "muted words":
+                    break
+            await pilot.pause(0.5)
+            assert "muted words" not in chat_text(app)
+            assert not [x for x in session.chat if x.get("text") == "muted words"]
+            assert server.state.lobby().tables[made["table_id"]].chat.mutes[0] == {"seat:1"}
+            session.close()
+
+
+def test_the_hint_key_at_a_servers_table(tmp_path: Path) -> None:
+    asyncio.run(_remote_hint(tmp_path))
+
+
+async def _remote_hint(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    # the hint worker starts with the server, before the app runs (a process started under the
+    # pilot, whose stdout is not a file, fails: 'bad value(s) in fds_to_keep')
+    with serve(tmp_path, port, warm_hints=True, hint_samples=2):
+        made = new_table(base, [{"kind": "human"}, {"kind": "bot", "bot": "easy"}], True)
+        session = RemoteSession.connect(made["invite_url"], token=made["token"])
+        app = LiverpoolApp(session, buy_seconds=1000)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_for(pilot, lambda: session.connected and session.ready, "the hello")
+            await answer_until_my_draw(pilot, app)
+            version = session.version
+            await pilot.press("H")
+            await wait_for(pilot, lambda: app.message is not None and "Hint:" in app.message.plain, "the hint")
+            assert app.message is not None and "(2 left this deal)" in app.message.plain, app.message
+            assert session.version == version  # a hint plays nothing
+            session.close()

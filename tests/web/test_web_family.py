@@ -125,6 +125,12 @@ def test_a_paced_deal_of_two_people_fits_never_waits_and_the_deal_end_holds(
     assert not ana.locator("#stock.can, .hand-card.can-discard, #discard-pile.can").count()
     assert bo.locator("#deal-end").count()
     assert "waits for you" in bo.inner_text("#pause-note")
+    # Bo reloads the page: the table still waits for him, and his deal-end screen is back
+    bo.reload()
+    bo.wait_for_selector("#deal-end #next-deal")
+    time.sleep(1.0)
+    assert (_version(ana), _version(bo)) == held, "the table moved after Bo's reload"
+    assert "waits for you" in bo.inner_text("#pause-note")
     bo.click("#next-deal")
     # play goes on: someone may act (or the bot has acted)
     for p in (ana, bo):
@@ -168,6 +174,12 @@ def test_chat_both_ways_markup_shown_as_text_and_a_mute(family: tuple[str, Path]
     ana.click("#chat-send")
     ana.wait_for_selector("#chat-lines li.chat-say:has-text('still here')")
     assert "you cannot hear me" not in ana.inner_text("#chat-lines")
+    # the mute is the server's, for Ana's seat: after a reload Bo's line is still not sent to her
+    ana.reload()
+    ana.wait_for_selector("#chat-lines li.chat-say:has-text('still here')")
+    assert "you cannot hear me" not in ana.inner_text("#chat-lines")
+    ana.click("#chat .chat-mutes summary")
+    assert ana.is_checked("#chat input[data-mute='seat:1']")  # listed (to unmute) though none of his lines is
     # a reload brings the chat back from the server (kept in the store with the game)
     bo.reload()
     bo.wait_for_selector("#chat-lines li.chat-say:has-text('still here')")

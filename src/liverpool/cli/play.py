@@ -101,7 +101,7 @@ def _play_remote(args: argparse.Namespace) -> int:
     link and ``--name`` take the seat back after a closed terminal; the command that takes it back
     is printed on leaving, also after Ctrl-C or a hang-up."""
     from ..tui.app import LiverpoolApp
-    from ..tui.remote import RemoteSession, parse_connect_url, save_seat, saved_seat
+    from ..tui.remote import BuyPrefs, RemoteSession, parse_connect_url, save_seat, saved_seat
     from ..tui.session import data_dir
 
     folder = data_dir()
@@ -119,6 +119,8 @@ def _play_remote(args: argparse.Namespace) -> int:
             print(f"Taking back your seat at table {table_id} (its token was kept in {folder / 'seats.json'}).")
     if remote is None:
         remote = RemoteSession.connect(args.connect, name=name, token=token)
+    remote.data = folder  # the buy choice (B) is kept there too, for every table
+    remote.buy = BuyPrefs.load(folder)
     try:
         save_seat(folder, base, table_id, name, remote.token)
     except OSError as exc:

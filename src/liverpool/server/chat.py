@@ -9,6 +9,10 @@ game and sent to every socket of the table as they come.
   :data:`EVERY` seconds (``chat_limited`` otherwise).
 - Lines are text: the server never interprets them, and clients show them as text.
 - The last :data:`KEPT` lines are kept in memory and sent (``chat_log``) after every ``hello``.
+- Mutes: each seat's muted talkers (``mute``: ``seat:N`` or ``name:NAME``) are kept by the table,
+  for that seat, across its reconnects and clients (browser and terminal alike); a muted talker's
+  lines are not sent to that seat (neither live nor in its ``chat_log``, which lists ``muted``).
+  They live in the table's memory, not in the store: a server restart forgets them.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from .store import Store, metadata
 if TYPE_CHECKING:
     from .table import Connection
 
-__all__ = ["CHAT_CHOICES", "MAX_CHARS", "Chat", "ChatOption", "chat_lines", "clean_line"]
+__all__ = ["CHAT_CHOICES", "MAX_CHARS", "Chat", "ChatOption", "chat_lines", "clean_line", "talker"]
 
 ChatOption = Literal["players", "everyone", "off"]
 CHAT_CHOICES: tuple[str, ...] = ("players", "everyone", "off")
@@ -38,6 +42,17 @@ EVERY = 2.0
 """A talker may say BURST lines at once, then one every EVERY seconds."""
 KEPT = 200
 """Lines kept in memory and sent to a new socket."""
+MAX_MUTES = 64
+"""Talkers one seat may mute."""
+
+
+def talker(line: dict[str, Any]) -> str | None:
+    """The key a ``say`` line's talker is muted by (``seat:N``, ``name:NAME``); None for the table's lines."""
+    if line.get("kind") != "say":
+        return None
+    seat = line.get("seat")
+    return f"seat:{seat}" if isinstance(seat, int) else f"name:{line.get('name', '')}"
+
 
 chat_lines = sa.Table(
     "chat",
@@ -70,6 +85,7 @@ class Chat:
     count: int = 0  # lines said at this table so far (the next line's number)
     _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
     announced: set[int] = field(default_factory=set)  # seats whose bot take-over was said
+    mutes: dict[int, set[str]] = field(default_factory=dict)  # seat -> the talkers it muted
 
     async def load(self) -> None:
         """The table's last lines from the store (a table loaded again, or after a restart)."""
@@ -149,9 +165,31 @@ class Chat:
         self.lines.append(line)
         return {"type": "chat", "line": line}
 
-    def log_message(self) -> dict[str, Any]:
-        """The ``chat_log`` a new socket gets after its ``hello``."""
-        return {"type": "chat_log", "option": self.option, "lines": list(self.lines)}
+    def log_message(self, seat: int | None = None) -> dict[str, Any]:
+        """The ``chat_log`` a new socket gets after its ``hello`` (a seat's: without the lines of
+        the talkers it muted, and ``muted`` naming them)."""
+        muted = self.mutes.get(seat, set()) if seat is not None else set()
+        lines = [line for line in self.lines if talker(line) not in muted]
+        message: dict[str, Any] = {"type": "chat_log", "option": self.option, "lines": lines}
+        if seat is not None:
+            message["muted"] = sorted(muted)
+        return message
+
+    def mute(self, seat: int, who: str, on: bool) -> bool:
+        """Mute (or unmute) ``who`` for ``seat``; False when the seat muted too many already."""
+        muted = self.mutes.setdefault(seat, set())
+        if on and who not in muted and len(muted) >= MAX_MUTES:
+            return False
+        if on:
+            muted.add(who)
+        else:
+            muted.discard(who)
+        return True
+
+    def muted(self, seat: int, line: dict[str, Any]) -> bool:
+        """``seat`` muted the talker of this line."""
+        who = talker(line)
+        return who is not None and who in self.mutes.get(seat, ())
 
     def refusal(self, conn: Connection, spectator: bool) -> tuple[str, str] | None:
         """Why this socket may not talk now (code, reason), or None."""

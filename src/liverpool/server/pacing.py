@@ -3,7 +3,8 @@ table's own buy-window length.
 
 - **The deal-end pause.** When a deal ends (and the game goes on) the table holds: no seat has a
   legal action and no bot moves until every person whose client shows a deal-end screen (it said
-  so with ``prefs`` ``"pause": true``) and who is connected and not played by a bot sent
+  so with ``prefs`` ``"pause": true``) and who is not played by a bot (a reload keeps them waited
+  for, within the grace period) sent
   ``continue``, or until the table's ``deal_pause`` seconds have passed (null: no limit; 0: no
   pause at all). Every ``hello``/``state`` carries ``pause``: the seats still reading and when
   the pause ends.
@@ -127,9 +128,12 @@ class Pacing:
         self._auto = (-1, {})
 
     def forget(self, seat: int) -> None:
-        """A new socket of ``seat``: its client says again what it wants (defaults until then)."""
+        """A new socket of ``seat``: its client says again what it wants (defaults until then). A
+        seat the deal-end pause waits for (a reload, a reconnect) is still waited for: its new
+        client's ``prefs`` (``"pause": false``) or ``continue`` says otherwise."""
         self.choices.pop(seat, None)
-        self.pausers.discard(seat)
+        if self.hold is None or seat not in self.hold:
+            self.pausers.discard(seat)
         self._auto = (-1, {})
 
     # ------------------------------------------------------------------ automatic buys and passes
@@ -190,9 +194,19 @@ class Pacing:
 
     # ------------------------------------------------------------------ the deal-end pause
     def waited(self, table: Table, now: float) -> set[int]:
-        """The seats a deal-end pause waits for: a person's, connected, not played by a bot, whose
-        client shows a deal-end screen."""
-        return {s.index for s in table.seats if s.index in self.pausers and s.present and not table._stand_in(s, now)}
+        """The seats a deal-end pause waits for: a person's, not played by a bot, whose client
+        shows a deal-end screen; connected, or away for less than the grace period (a reload is
+        still waited for, a person gone for good is not once their bot takes over)."""
+        return {s.index for s in table.seats if s.index in self.pausers and not table._stand_in(s, now)}
+
+    def grace_left(self, table: Table, now: float) -> float:
+        """Seconds until a seat the pause waits for while it is away is given up (inf: none away)."""
+        away = [
+            s.disconnected_at + table.settings.grace - now
+            for s in table.seats
+            if self.hold is not None and s.index in self.hold and not s.present and s.disconnected_at is not None
+        ]
+        return max(0.0, min(away)) if away else float("inf")
 
     def after_commit(self, table: Table, deal_before: int, now: float) -> None:
         """A deal just ended (and the game goes on): start the pause."""

@@ -35,6 +35,7 @@ __all__ = [
     "JoinTable",
     "MeldMessage",
     "MeldSpec",
+    "MuteMessage",
     "PingMessage",
     "PrefsMessage",
     "ProtocolError",
@@ -267,6 +268,16 @@ class ChatMessage(_Strict):
     name: Name | None = None
 
 
+class MuteMessage(_Strict):
+    """Stop (``on``) or start again sending this seat the chat lines of one talker: ``seat:N`` (a
+    seat) or ``name:NAME`` (a spectator's chosen name). Kept by the server for the seat
+    (server/chat.py), answered with a ``chat_log`` holding ``muted``."""
+
+    type: Literal["mute"]
+    who: str = Field(pattern=r"^(seat:[0-9]{1,2}|name:.{1,64})$")
+    on: bool = True
+
+
 AnyClientMessage = (
     ActMessage
     | MeldMessage
@@ -277,10 +288,11 @@ AnyClientMessage = (
     | ContinueMessage
     | PrefsMessage
     | ChatMessage
+    | MuteMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _CLIENT: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
-_TYPES = ("act", "meld", "check", "ping", "autoplay", "hint", "continue", "prefs", "chat")
+_TYPES = ("act", "meld", "check", "ping", "autoplay", "hint", "continue", "prefs", "chat", "mute")
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -45,6 +45,7 @@ from .protocol import (
     HintMessage,
     HintOption,
     MeldMessage,
+    MuteMessage,
     PingMessage,
     PrefsMessage,
     ProtocolError,
@@ -755,10 +756,11 @@ class Table:
         spectate.broadcast(self)
 
     def _send_all(self, msg: dict[str, Any]) -> None:
-        """One message to every socket of the table (a chat line)."""
+        """One message to every socket of the table (a chat line; not to a seat that muted its talker)."""
         text = _dumps(msg)
+        line = msg.get("line") if msg.get("type") == "chat" else None
         for s in self.seats:
-            if s.conn is not None:
+            if s.conn is not None and not (isinstance(line, dict) and self.chat.muted(s.index, line)):
                 s.conn.send(text)
         spectate.notify(self, text)
 
@@ -814,7 +816,7 @@ class Table:
             if old is not None:
                 old.close("replaced by a newer connection of this seat")
             conn.send(self._state(conn, "hello"))
-            conn.send(self.chat.log_message())
+            conn.send(self.chat.log_message(seat.index))
             self._notify_seats()
             if old is None:
                 await self._publish("conn", s=seat.index, on=True)
@@ -882,6 +884,12 @@ class Table:
         if isinstance(msg, ChatMessage):
             await self._say(conn, msg)
             return
+        if isinstance(msg, MuteMessage):  # kept for the seat (server/chat.py); its chat again, filtered
+            async with self.lock:
+                if not self.chat.mute(conn.seat, msg.who, msg.on):
+                    conn.error("malformed", "too many people muted")
+                conn.send(self.chat.log_message(conn.seat))
+            return
         async with self.lock:
             for attempt in range(8):
                 try:
@@ -911,7 +919,9 @@ class Table:
             if isinstance(msg, PrefsMessage):
                 self.pacing.set_prefs(conn.seat, msg.buy, msg.wish, msg.pause)
                 await self._publish("prefs", s=conn.seat, buy=msg.buy, wish=list(msg.wish), pause=msg.pause)
-                if self.game is not None:
+                if self.pacing.refresh(self, now):  # a client that shows no deal-end screen: not waited for
+                    self._broadcast()
+                elif self.game is not None:
                     conn.send(self._state(conn))  # its auto_buy may have changed
             else:
                 await self._publish("cont", s=conn.seat)
@@ -1236,13 +1246,18 @@ class Table:
                 return
             wait = self.pacing.hold_wait(loop.time())
             if wait is not None:  # the deal-end pause: nothing moves until it ends
-                if wait > 0:
+                away = self.pacing.grace_left(self, loop.time())  # a seat waited for while away
+                if wait > 0 and away > 0:
+                    wait = min(wait, away + 0.01)
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.wake.wait(), None if wait == float("inf") else wait)
                     continue
                 async with self.lock:
-                    if self.pacing.hold_wait(loop.time()) == 0:
-                        self.pacing.release(self, loop.time())
+                    now = loop.time()
+                    if self.pacing.refresh(self, now):  # its grace is over: no longer waited for
+                        self._broadcast()
+                    elif self.pacing.hold_wait(now) == 0:
+                        self.pacing.release(self, now)
                         self._broadcast()
                         await self._publish("release")
                 continue

@@ -20,6 +20,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
@@ -29,8 +30,8 @@ from ..cards import Card, parse_card, parse_cards
 from ..describe import card_text, cards_text, describe_action, describe_event, plural
 from ..game import Game, IllegalAction
 from ..game.answers import discard_called, public_game, suggest_lay_down, swap_lets_go_down
-from .remote import RemoteGame, RemoteSession, gained_cards
-from .screens import ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
+from .remote import BuyPrefs, RemoteGame, RemoteSession, gained_cards
+from .screens import BuyPrefsScreen, ChatScreen, ChooseScreen, DealEndScreen, GameEndScreen, HelpScreen, QuitScreen
 from .seats import players_table
 from .session import LocalSession
 
@@ -38,6 +39,7 @@ __all__ = ["HandView", "LiverpoolApp"]
 
 SUIT_ORDER = {"S": 0, "H": 1, "D": 2, "C": 3}
 SLOT = 5  # cells per card in the hand
+CHAT_REFUSALS = frozenset({"chat_off", "chat_limited", "malformed"})  # a chat line the server did not take
 
 
 def card_style(card: Card) -> str:
@@ -162,6 +164,9 @@ class LiverpoolApp(App[int]):
     #players { width: 38; padding: 0 1; }
     #melds-box { width: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
     #log { height: 1fr; min-height: 4; border-top: solid $primary-darken-2; padding: 0 1; scrollbar-size-vertical: 1; }
+    #lower { height: 1fr; min-height: 5; }
+    #chat { width: 40%; height: 1fr; min-height: 4; padding: 0 1; scrollbar-size-vertical: 1;
+            border-top: solid $primary-darken-2; border-left: solid $primary-darken-2; }
     #prompt { height: auto; max-height: 3; padding: 0 1; }
     #staging { height: auto; max-height: 3; padding: 0 1; }
     #staging.empty { display: none; }
@@ -198,8 +203,14 @@ class LiverpoolApp(App[int]):
         Binding("b", "buy", "buy", show=False),
         Binding("c", "call", "call", show=False),
         Binding("n", "pass_now", "pass", show=False),
-        Binding("H", "hint", "hint", show=False),  # shift+h (h moves left)
+        Binding("H", "hint", "hint"),  # shift+h (h moves left)
+        Binding("B", "buy_prefs", "buying"),  # at a server's table (check_action)
+        Binding("slash", "chat", "chat"),
+        Binding("M", "mute", "mute", show=False),
     ]
+
+    REMOTE_ONLY: ClassVar[frozenset[str]] = frozenset({"buy_prefs", "chat", "mute"})
+    """Keys of a server's table only: hidden from the footer (and off) in a local game."""
 
     def __init__(
         self,
@@ -249,7 +260,12 @@ class LiverpoolApp(App[int]):
             yield Static(id="players")
             with VerticalScroll(id="melds-box"):
                 yield Static(id="melds")
-        yield RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        with Horizontal(id="lower"):
+            # beside the chat the log is narrow: its lines wrap at its width (RichLog's default is 78)
+            yield RichLog(id="log", wrap=True, markup=False, max_lines=500, min_width=20 if self.remote else 78)
+            chat = RichLog(id="chat", wrap=True, markup=False, max_lines=500, min_width=20)  # text, never markup
+            chat.display = self.remote
+            yield chat
         yield Static(id="prompt")
         yield Static(id="staging")
         hand = HandView(id="hand")
@@ -258,7 +274,7 @@ class LiverpoolApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
-        log = self.query_one(RichLog)
+        log = self.query_one("#log", RichLog)
         names = self.session.names
         if isinstance(self.session, RemoteSession):
             log.write(Text(f"Connecting to {self.session.base}, table {self.session.table_id}…", style="italic"))
@@ -302,6 +318,10 @@ class LiverpoolApp(App[int]):
 
     hangup_caught = False
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys of a server's table (buying choices) are hidden in a local game."""
+        return self.remote or action not in self.REMOTE_ONLY
+
     # ------------------------------------------------------------------ state helpers
     @property
     def game(self) -> Game | RemoteGame:
@@ -315,12 +335,28 @@ class LiverpoolApp(App[int]):
         if kind == "hello":
             self.log_line(f"Connected to table {self.table_id()} as {session.names[self.seat]}.", "bold green")
             self.message = None
+            self.remote_pause()
         elif kind == "state":
             if not self.was_started:  # the table just started: "Starting the game…" is done
                 self.message = None
             self.remote_state(message)
+            self.remote_pause()
         elif kind == "error":
-            self.say(f"The server says: {message.get('reason', message.get('code', '?'))}", "bold red")
+            reason = message.get("reason", message.get("code", "?"))
+            self.say(f"The server says: {reason}", "bold red")
+            if message.get("code") in CHAT_REFUSALS:
+                self.chat_note(f"Not sent: {reason}", "bold red")
+        elif kind == "hint":  # the server's answer to H (docs/protocol.md "hint")
+            left = message.get("left")
+            note = "" if left is None else f" ({left} left this deal)"
+            self.say(f"Hint: {message.get('text', '')}{note}", "bold cyan")
+            self.log_line(f"Hint: {message.get('text', '')}", "cyan")
+        elif kind == "chat_log":
+            self.show_chat()
+        elif kind == "chat":
+            line = message.get("line")
+            if isinstance(line, dict):
+                self.chat_line(line)
         elif kind == "disconnected":
             if message.get("attempt") == 1:
                 self.log_line(f"Connection lost; reconnecting in {message.get('wait', 0):g}s…", "bold red")
@@ -335,6 +371,103 @@ class LiverpoolApp(App[int]):
             self.log_line("Waiting for the table to start: " + ", ".join(session.names), "dim")
         if self.is_running:
             self.refresh_view()
+
+    def remote_pause(self) -> None:
+        """The deal-end pause as the server holds it: a seat it waits for sees the deal-end screen
+        (again, after a reconnect); a pause ended by its timer closes the screen."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or not session.ready or not self.is_running:
+            return
+        showing = any(isinstance(s, DealEndScreen) for s in self.screen_stack)
+        if session.waited_for():
+            self.held = True
+            event = session.last_deal_end()
+            if not showing and event is not None:
+                self.show_deal_end(event)
+        elif self.held:
+            self.held = False
+            if session.pause is None and isinstance(self.screen, DealEndScreen):
+                self.log_line("The deal-end pause is over: the next deal goes on.", "dim")
+                self.screen.dismiss(None)
+
+    held = False  # the server's deal-end pause waited for this seat at the last message
+
+    # ------------------------------------------------------------------ the chat pane
+    def show_chat(self) -> None:
+        """The whole chat again (a ``chat_log``, after every hello)."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        for pane in self.query("#chat").results(RichLog):
+            pane.clear()
+            if session.chat_option == "off":
+                pane.write(Text("The chat is off at this table.", style="dim"))
+            else:
+                muted = f" Muted: {len(session.chat_muted)} (M)." if session.chat_muted else ""
+                pane.write(Text(f"Chat: / writes a line, M mutes.{muted}", style="dim"))
+        for line in session.chat:
+            self.chat_line(line)
+
+    def chat_line(self, line: dict[str, Any]) -> None:
+        """One line of the chat, as text (a name and a message are never read as markup)."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        text = Text()
+        if line.get("kind") == "system":
+            text.append(f"* {line.get('text', '')}", style="italic dim")
+        else:
+            text.append(session.chat_who(line), style="bold")
+            text.append(": ")
+            text.append(str(line.get("text", "")))
+        for pane in self.query("#chat").results(RichLog):
+            pane.write(text)
+
+    def chat_note(self, note: str, style: str = "") -> None:
+        for pane in self.query("#chat").results(RichLog):
+            pane.write(Text(note, style=style))
+
+    def action_mute(self) -> None:
+        """M: mute or unmute a person in the chat (kept by the server for this seat)."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        talkers = session.talkers()
+        if not talkers:
+            self.say("Nobody to mute: no other person at this table has talked.", "yellow")
+            return
+        texts = [f"{'Unmute' if key in session.chat_muted else 'Mute'} {name}" for key, name in talkers]
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                return
+            key, name = talkers[index]
+            on = key not in session.chat_muted
+            if session.mute(key, on):
+                self.say(f"{name} is {'muted: their lines are not sent to you' if on else 'heard again'}.", "green")
+            else:
+                self.say("Not connected to the server: reconnecting…", "bold red")
+
+        self.push_screen(ChooseScreen("Mute or unmute in the chat", texts), chosen)
+
+    def action_chat(self) -> None:
+        """/: write a line to the table's chat (at a server's table)."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+        if session.chat_option == "off":
+            self.say("The chat is off at this table.", "yellow")
+            return
+
+        def written(text: str | None) -> None:
+            if text is None or not text.strip():
+                return
+            refused = session.say(text)
+            if refused is not None:
+                self.say(f"Not sent: {refused}", "bold red")
+                self.chat_note(f"Not sent: {refused}", "bold red")
+
+        self.push_screen(ChatScreen(), written)
 
     def table_id(self) -> str:
         return self.session.table_id if isinstance(self.session, RemoteSession) else ""
@@ -368,7 +501,8 @@ class LiverpoolApp(App[int]):
                 hand.fresh = Counter()
         if not self.in_turn():
             self.staged = []
-        if deal_end is not None and not self.modal_open():
+        showing = any(isinstance(s, DealEndScreen) for s in self.screen_stack)
+        if deal_end is not None and not showing:  # also over another dialog: the table may wait for us
             self.query_one(HandView).fresh = Counter()
             self.show_deal_end(deal_end)
 
@@ -403,7 +537,7 @@ class LiverpoolApp(App[int]):
         self.refresh_view()
 
     def log_line(self, text: str, style: str = "") -> None:
-        for log in self.query(RichLog):  # one while the app runs; none once it is closing
+        for log in self.query("#log").results(RichLog):  # one while the app runs; none once it is closing
             log.write(Text(text, style=style))
 
     # ------------------------------------------------------------------ the loop
@@ -416,6 +550,12 @@ class LiverpoolApp(App[int]):
 
     def tick(self) -> None:
         """Advance the game: bots act at the chosen pace; the human's prompt times out."""
+        try:
+            self.step()
+        except NoMatches:  # the app is closing (a timer's last call): its widgets are gone
+            return
+
+    def step(self) -> None:
         if self.ended or self.busy or self.modal_open() or not self.is_running:  # not while the app closes
             return
         if isinstance(self.session, RemoteSession) and not self.session.ready:
@@ -427,6 +567,8 @@ class LiverpoolApp(App[int]):
             return
         seat, legal = self.session.to_act()
         offered = seat == self.me and game.current != self.me and any(isinstance(a, (Buy, Call)) for a in legal)
+        if isinstance(self.session, RemoteSession) and self.session.auto_decides:
+            offered = False  # the buy choice answers it: the server passes (or buys) at once
         if self.prompt_deadline is not None and (not offered or legal != self.prompt_legal):
             self.close_prompt()  # the window closed (or another discard's opened): its prompt goes
         if offered:
@@ -451,11 +593,25 @@ class LiverpoolApp(App[int]):
             self.busy = False
             self.next_at = self.clock() + self.delay
 
+    prompt_server = False  # the open prompt counts down to the server's buy_deadline
+
+    def server_deadline(self) -> float | None:
+        """At a server's table: when its buy window closes (its ``buy_deadline``) on this app's clock."""
+        session = self.session
+        if not isinstance(session, RemoteSession) or session.buy_deadline is None:
+            return None
+        return self.clock() + (session.buy_deadline / 1000.0 - time.time())
+
     def open_prompt(self, legal: list[Action]) -> None:
+        server = self.server_deadline()  # the server closes its window itself: no pass is sent for it
         if self.prompt_deadline is None:
-            self.prompt_deadline = self.clock() + self.buy_seconds
+            self.prompt_deadline = server if server is not None else self.clock() + self.buy_seconds
             self.prompt_legal = legal
-        elif self.clock() >= self.prompt_deadline:
+            self.prompt_server = server is not None
+        elif server is not None:
+            self.prompt_deadline = server
+            self.prompt_server = True
+        elif self.clock() >= self.prompt_deadline and not self.prompt_server:
             self.answer_prompt(Pass)
             return
         self.refresh_prompt()
@@ -518,6 +674,14 @@ class LiverpoolApp(App[int]):
         game = self.game
         deal = len(game.deal_scores)
         auto = self.auto_deal_end if self.auto_deal_end is not None else (None if self.me is not None else 6.0)
+        session = self.session
+
+        def read(_: None) -> None:
+            if isinstance(session, RemoteSession) and not game.is_over:
+                self.held = False
+                session.send({"type": "continue"})  # the server's deal-end pause: done reading
+                self.refresh_view()
+
         self.push_screen(
             DealEndScreen(
                 event,
@@ -528,7 +692,8 @@ class LiverpoolApp(App[int]):
                 self.ascii_only,
                 auto_close=auto,
                 next_text="final scores" if game.is_over else "next deal",
-            )
+            ),
+            read,
         )
 
     def show_game_end(self) -> None:
@@ -646,7 +811,10 @@ class LiverpoolApp(App[int]):
             if any(isinstance(x, Call) for x in self.prompt_legal):
                 choices.append(f"[c] call the {top}")
             text.append("Out of turn: " + "  ".join(choices), style="bold yellow")
-            text.append(f"  [n] pass — passing in {left}s", style="yellow")
+            if self.prompt_server:
+                text.append(f"  [n] pass — the window closes in {left}s", style="yellow")
+            else:
+                text.append(f"  [n] pass — passing in {left}s", style="yellow")
             prompt.update(text)
             return
         if self.message is not None:
@@ -654,6 +822,11 @@ class LiverpoolApp(App[int]):
             return
         if isinstance(self.session, RemoteSession) and not self.session.connected:
             prompt.update(Text("Disconnected: no move can be sent until the server is back (q quits).", "bold red"))
+            return
+        if isinstance(self.session, RemoteSession) and self.session.pause is not None:
+            waiting = [self.session.names[p] for p in self.session.pause.get("waiting", []) if p != self.me]
+            who = ", ".join(waiting) or "everyone"
+            prompt.update(Text(f"The table waits for {who} to read the deal's end…", style="dim"))
             return
         if self.session.watching:
             prompt.update(Text("Watching: p pauses, q quits, F1 help.", style="dim"))
@@ -838,8 +1011,16 @@ class LiverpoolApp(App[int]):
     def action_hint(self) -> None:
         """H: the best move found for the human's decision now and why (as the browser's Hint),
         within the hints allowed per deal."""
-        if isinstance(self.session, RemoteSession):
-            self.say("Hints at a server's table come from the browser for now (H works in local games).", "yellow")
+        if isinstance(self.session, RemoteSession):  # the server's hint, within the table's hint limit
+            if self.not_started():
+                return
+            if not self.my_turn_legal() or self.session.version is None:
+                self.say("A hint is for your own decision: wait until you are asked.", "yellow")
+                return
+            if self.session.send({"type": "hint", "version": self.session.version}):
+                self.say("Asking the server for a hint…", "italic")
+            else:
+                self.say("Not connected to the server: reconnecting…", "bold red")
             return
         game = self.session.game
         legal = self.my_turn_legal()
@@ -878,6 +1059,21 @@ class LiverpoolApp(App[int]):
         words = describe_action(action, session.game.view(seat), session.names, ascii_only=self.ascii_only)
         self.say(f"Hint: {words}. {reason}{left}", "bold cyan")
         self.log_line(f"Hint: {reason}", "cyan")
+
+    def action_buy_prefs(self) -> None:
+        """B: the buy choice at a server's table, sent to the server as ``prefs``."""
+        session = self.session
+        if not isinstance(session, RemoteSession):
+            return
+
+        def chosen(buy: BuyPrefs | None) -> None:
+            if buy is None:
+                return
+            session.set_buy(buy)
+            self.say(f"Buying: {buy.words()}.", "green")
+            self.log_line(f"Buying: {buy.words()}.", "green")
+
+        self.push_screen(BuyPrefsScreen(session.buy, self.ascii_only), chosen)
 
     def action_quit_game(self) -> None:
         if self.started and self.game.is_over:

@@ -16,7 +16,9 @@ event log from them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import re
 import shlex
 import urllib.error
 import urllib.request
@@ -32,7 +34,7 @@ from ..cards import Card, parse_cards
 from ..errors import IllegalAction
 from ..rules import RuleSet
 
-__all__ = ["RemoteGame", "RemoteSession", "join_table", "merge_state", "parse_connect_url"]
+__all__ = ["BuyPrefs", "RemoteGame", "RemoteSession", "join_table", "merge_state", "parse_connect_url", "parse_wish"]
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0)
 FATAL_CLOSE = {
@@ -41,6 +43,68 @@ FATAL_CLOSE = {
     4403: "origin refused",
     4404: "no such table",
 }
+
+
+BUY_MODES: dict[str, str] = {
+    "ask": "ask me",
+    "fits": "pass unless the card fits my contract",
+    "never": "never buy",
+}
+"""The buy choices of ``prefs`` (server/pacing.py), in the words the app shows."""
+PREFS_FILE = "buy.json"
+CHAT_MAX = 300  # the server's longest chat line (server/chat.py MAX_CHARS)
+CHAT_KEPT = 300  # chat lines kept by the app
+MAX_WISH = 60
+_WISH = re.compile(r"^(JK|(A|[2-9]|10|J|Q|K)[SHDC]?)$")
+_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def parse_wish(text: str) -> list[str]:
+    """A wish list as typed ("7h, q, joker", suits as letters or symbols) as the server's tokens
+    (a card, or a rank alone for any suit); what cannot be read is left out, as in the browser.
+
+    >>> parse_wish("7h, q; Joker 10♦ zz 1")
+    ['7H', 'Q', 'JK', '10D']
+    """
+    out = []
+    for word in re.split(r"[\s,;]+", text):
+        w = word.strip().upper()
+        for symbol, letter in _SUITS.items():
+            w = w.replace(symbol, letter)
+        w = "JK" if w == "JOKER" else w
+        if _WISH.match(w) and w not in out:
+            out.append(w)
+    return out[:MAX_WISH]
+
+
+@dataclass(frozen=True)
+class BuyPrefs:
+    """A person's buy choice at a server's table: ``mode`` (ask, fits, never) and a wish list."""
+
+    mode: str = "ask"
+    wish: tuple[str, ...] = ()
+
+    def words(self) -> str:
+        text = BUY_MODES.get(self.mode, self.mode)
+        return text + (f"; wish list {' '.join(self.wish)}" if self.wish else "")
+
+    def save(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / PREFS_FILE).write_text(json.dumps({"mode": self.mode, "wish": list(self.wish)}), encoding="utf-8")
+
+    @classmethod
+    def load(cls, folder: Path) -> BuyPrefs:
+        """The choice kept in the data folder (the defaults when there is none or it is unreadable)."""
+        try:
+            kept = json.loads((folder / PREFS_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(kept, dict):
+            return cls()
+        mode = kept.get("mode") if kept.get("mode") in BUY_MODES else "ask"
+        wish = kept.get("wish")
+        words = " ".join(str(w) for w in wish) if isinstance(wish, list) else ""
+        return cls(str(mode), tuple(parse_wish(words)))
 
 
 def parse_connect_url(url: str) -> tuple[str, str]:
@@ -264,6 +328,13 @@ class RemoteSession:
     previous_hand: list[Card] = field(default_factory=list)
     _view: dict[str, Any] | None = None  # the whole view, rebuilt from hello and the states
     _log: list[dict[str, Any]] = field(default_factory=list)  # every public event so far
+    buy: BuyPrefs = field(default_factory=BuyPrefs)  # the person's buy choice (sent as ``prefs``)
+    pause: dict[str, Any] | None = None  # the deal-end pause of the last hello/state (docs/protocol.md)
+    auto_buy: dict[str, Any] | None = None  # what the buy choice makes of the discard this seat may buy now
+    buy_deadline: int | None = None  # ms since the epoch: when the server stops waiting for a buy
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the table's chat lines (``chat_log``, ``chat``)
+    chat_option: str = "players"  # who may talk at this table: players, everyone, off
+    chat_muted: list[str] = field(default_factory=list)  # the talkers this seat muted (kept by the server)
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -296,6 +367,79 @@ class RemoteSession:
     def rejoin_command(self) -> str:
         """The command that takes this seat back (it holds the seat's token: shown to its player only)."""
         return rejoin_command(self.base, self.table_id, self.token)
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Queue a message for the socket; False when it is down (nothing is sent later)."""
+        if not self.connected or self._outbox is None:
+            return False
+        self._outbox.put_nowait(json.dumps(message))
+        return True
+
+    def set_buy(self, buy: BuyPrefs) -> None:
+        """A new buy choice: kept in the data folder (when there is one) and sent at once."""
+        self.buy = buy
+        if self.data is not None:
+            with contextlib.suppress(OSError):
+                buy.save(self.data)
+        self.send(self.prefs_message())
+
+    def say(self, text: str) -> str | None:
+        """Send a chat line: None, or why not (the server's own refusals come back as ``error``)."""
+        text = " ".join(text.split())
+        if not text:
+            return "an empty line is not sent"
+        if len(text) > CHAT_MAX:
+            return f"a chat line is at most {CHAT_MAX} characters (this one has {len(text)})"
+        if self.chat_option == "off":
+            return "the chat is off at this table"
+        if not self.send({"type": "chat", "text": text}):
+            return "not connected to the server: reconnecting…"
+        return None
+
+    def chat_who(self, line: dict[str, Any]) -> str:
+        """Who said a line: the seat's name, or a spectator's chosen name marked as watching."""
+        seat = line.get("seat")
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return f"{line.get('name') or '?'} (watching)"
+
+    def talkers(self) -> list[tuple[str, str]]:
+        """Who this seat may mute or unmute (key, name): the other people's seats, the spectators
+        who talked, and whoever is muted now."""
+        found: dict[str, str] = {}
+        for seat, kind in enumerate(self.kinds):
+            if kind is None and seat != self.human and seat < len(self.names):
+                found[f"seat:{seat}"] = self.names[seat]
+        for line in self.chat:
+            if line.get("kind") == "say" and line.get("seat") is None:
+                found[f"name:{line.get('name', '')}"] = self.chat_who(line)
+        for key in self.chat_muted:
+            if key not in found:
+                number = key.removeprefix("seat:")
+                known = number.isdigit() and int(number) < len(self.names)
+                found[key] = self.names[int(number)] if known else key[5:]
+        return list(found.items())
+
+    def mute(self, key: str, on: bool) -> bool:
+        """Ask the server to mute (or unmute) a talker for this seat (answered by a ``chat_log``)."""
+        return self.send({"type": "mute", "who": key, "on": on})
+
+    def prefs_message(self) -> dict[str, Any]:
+        """``prefs``: the buy choice, and ``pause``: this app shows a deal-end screen (it sends ``continue``)."""
+        return {"type": "prefs", "buy": self.buy.mode, "wish": list(self.buy.wish), "pause": True}
+
+    def waited_for(self) -> bool:
+        """The deal-end pause waits for this seat (it has not continued yet)."""
+        return self.pause is not None and self.human in self.pause.get("waiting", [])
+
+    def last_deal_end(self) -> dict[str, Any] | None:
+        """The last ``deal_end`` event of the game so far (for the deal-end screen after a reconnect)."""
+        return next((e for e in reversed(self._log) if e.get("type") == "deal_end"), None)
+
+    @property
+    def auto_decides(self) -> bool:
+        """The server answers this seat's buy window itself now (its buy choice: pass or buy)."""
+        return self.auto_buy is not None and self.auto_buy.get("action") in ("pass", "buy")
 
     def start(self) -> None:
         """Start the table (the creator's seat only): ValueError with the server's reason."""
@@ -390,8 +534,23 @@ class RemoteSession:
                 self._legal = list(message.get("legal", []))
                 self._pending = False
                 self._game = RemoteGame(view, [action_from_dict(e["action"]) for e in self._legal])
+            pause = message.get("pause")
+            self.pause = pause if isinstance(pause, dict) else None
+            auto = message.get("auto_buy")
+            self.auto_buy = auto if isinstance(auto, dict) else None
+            deadline = message.get("buy_deadline")
+            self.buy_deadline = int(deadline) if isinstance(deadline, (int, float)) else None
         elif kind in ("lobby", "table") and isinstance(message.get("table"), dict):
             self.update_table(message["table"])
+        elif kind == "chat_log":
+            self.chat = [line for line in message.get("lines") or [] if isinstance(line, dict)][-CHAT_KEPT:]
+            self.chat_option = str(message.get("option") or "players")
+            muted = message.get("muted")
+            self.chat_muted = [str(m) for m in muted] if isinstance(muted, list) else []
+        elif kind == "chat" and isinstance(message.get("line"), dict):
+            line = message["line"]
+            if not self.chat or int(line.get("n", -1)) > int(self.chat[-1].get("n", -1)):
+                self.chat = [*self.chat[-CHAT_KEPT + 1 :], line]
         elif kind == "error":
             self._pending = False
             self._refresh_game()
@@ -417,6 +576,7 @@ class RemoteSession:
                                 self.connected = True
                                 self.status = "connected"
                                 attempt = 0
+                                self.send(self.prefs_message())  # a new socket starts with the defaults
                             self.receive(message)
                             notify(message)
                     finally:

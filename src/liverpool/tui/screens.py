@@ -13,11 +13,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from ..describe import cards_text
+from .remote import BUY_MODES, CHAT_MAX, BuyPrefs, parse_wish
 
-__all__ = ["ChooseScreen", "DealEndScreen", "GameEndScreen", "HelpScreen", "QuitScreen", "score_table"]
+__all__ = [
+    "BuyPrefsScreen",
+    "ChatScreen",
+    "ChooseScreen",
+    "DealEndScreen",
+    "GameEndScreen",
+    "HelpScreen",
+    "QuitScreen",
+    "score_table",
+]
 
 KEYS_HELP = (
     ("Your turn, drawing", ""),
@@ -40,11 +50,17 @@ KEYS_HELP = (
     ("c", "call the playable discard while the prompt is open"),
     ("n", "pass now (the prompt passes by itself when its time is up)"),
     ("Any time", ""),
+    ("H", "a hint for your decision now: the move found best and why (hints per deal as the table allows)"),
     ("t", "sort the hand by suit or by rank"),
     ("p", "pause / resume the bots"),
     ("F1 or ?", "this help"),
     ("q", "quit (asks first; the game is saved, `liverpool play --resume` continues it)"),
     ("ctrl+c", "save and quit at once"),
+    ("At a server's table", ""),
+    ("B", "buying: ask me, pass unless the card fits my contract, never buy, a wish list (the server answers)"),
+    ("/", "write a line to the table's chat (shown in the chat pane, as text)"),
+    ("M", "mute or unmute a person in the chat (kept by the server for your seat)"),
+    ("enter", "on the deal-end screen: done reading (the table waits for everyone who reads it)"),
 )
 
 
@@ -255,4 +271,70 @@ class GameEndScreen(ModalScreen[None]):
             yield Static(Text("[enter] or [q] leave", style="bold"), classes="hint")
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class BuyPrefsScreen(ModalScreen[BuyPrefs | None]):
+    """The buy choice at a server's table (``prefs``): ask me, pass unless the card fits my
+    contract, never buy, and a wish list of cards bought at once. The server makes those passes
+    and buys (server/pacing.py); the app decides no rule."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, current: BuyPrefs, ascii_only: bool = False) -> None:
+        super().__init__()
+        self.current = current
+        self.ascii_only = ascii_only
+
+    def compose(self) -> ComposeResult:
+        modes = list(BUY_MODES)
+        with Vertical(id="dialog", classes="small"):
+            yield Static(Text("Buying: when the others discard a card you may buy", style="bold"), classes="title")
+            yield OptionList(*(BUY_MODES[m].capitalize() for m in modes), id="buy-modes")
+            yield Static(Text("Wish list: cards bought at once whenever you may (7H, Q for any queen, JK):"))
+            yield Input(value=" ".join(self.current.wish), placeholder="e.g. 7H Q JK", id="wish")
+            yield Static(Text("enter saves (on a choice or the wish list), tab moves, esc cancels", style="dim"))
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = list(BUY_MODES).index(self.current.mode) if self.current.mode in BUY_MODES else 0
+        options.focus()
+
+    def chosen(self) -> BuyPrefs:
+        index = self.query_one(OptionList).highlighted or 0
+        mode = list(BUY_MODES)[index]
+        return BuyPrefs(mode, tuple(parse_wish(self.query_one(Input).value)))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.chosen())
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(self.chosen())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChatScreen(ModalScreen[str | None]):
+    """Write one chat line (the text typed, None when cancelled). What is typed is sent as text:
+    the chat pane never reads markup in it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="small"):
+            yield Static(Text("Say something to the table", style="bold"), classes="title")
+            yield Input(placeholder="a line of text", max_length=CHAT_MAX, id="chat-input")
+            yield Static(Text(f"enter sends (at most {CHAT_MAX} characters), esc cancels", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
         self.dismiss(None)

@@ -1,6 +1,8 @@
 // The table's chat (issue 24, server/chat.py): `chat_log` after every hello, then a `chat`
 // message per line; a line is sent as {"type": "chat", "text": ...}. Lines are shown as text
-// only (never as markup). A person can mute anyone at the table: kept in this browser, per table.
+// only (never as markup). A person can mute anyone at the table: a seat's mutes are kept by the
+// server (`mute`, answered by a `chat_log` with `muted`; browser and terminal alike); a spectator's
+// are kept in this browser, per table.
 import { html } from "htm/preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 
@@ -8,7 +10,7 @@ export const MAX_CHARS = 300;
 
 /** The chat part of the page's state: a third step over the game's reducer. */
 export function reduceChat(s, m) {
-  if (m.type === "chat_log") return { ...s, chat: m.lines || [], chatOption: m.option || "players" };
+  if (m.type === "chat_log") return { ...s, chat: m.lines || [], chatOption: m.option || "players", chatMuted: m.muted || null };
   if (m.type === "chat" && m.line) {
     const lines = s.chat || [];
     if (lines.length && lines[lines.length - 1].n >= m.line.n) return s; // already there
@@ -41,7 +43,10 @@ function useMutes(tableId) {
 /** The chat beside the log: lines, a box to talk (when this socket may), mute buttons. */
 export function ChatPanel({ s, tableId, send, canTalk, mySeat, nameOf }) {
   const [text, setText] = useState("");
-  const [muted, toggle] = useMutes(tableId);
+  const [localMuted, localToggle] = useMutes(tableId);
+  const onServer = mySeat !== null && mySeat !== undefined && Array.isArray(s.chatMuted);
+  const muted = onServer ? new Set(s.chatMuted) : localMuted;
+  const toggle = onServer ? (key) => send({ type: "mute", who: key, on: !muted.has(key) }) : localToggle;
   const ref = useRef(null);
   const lines = s.chat || [];
   const shown = lines.filter((l) => l.kind === "system" || !muted.has(who(l)));
@@ -50,6 +55,11 @@ export function ChatPanel({ s, tableId, send, canTalk, mySeat, nameOf }) {
   }, [shown.length]);
   const talkers = new Map();
   for (const l of lines) if (l.kind === "say" && l.seat !== mySeat) talkers.set(who(l), l.seat === null ? l.name : nameOf(l.seat));
+  for (const key of muted) { // the server sends no line of a muted talker: still listed, to unmute
+    if (talkers.has(key)) continue;
+    if (key.startsWith("seat:")) talkers.set(key, nameOf(Number(key.slice(5))));
+    else if (key.startsWith("name:")) talkers.set(key, key.slice(5));
+  }
   const submit = (e) => {
     e.preventDefault();
     const t = text.trim();

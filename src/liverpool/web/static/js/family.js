@@ -47,6 +47,11 @@ export function reduceFamily(s, m) {
   let overlay = s.overlay;
   // the pause ended by its timer while this person still read the scores: the table goes on
   if (!pause && s.pause && s.pause.waiting.includes(s.seat) && overlay && overlay.kind === "deal_end") overlay = null;
+  // a reload during the pause: the server still waits for this person, so the deal-end screen is back
+  if (m.type === "hello" && pause && pause.waiting.includes(m.seat) && !overlay) {
+    const end = (m.events || []).filter((e) => e.type === "deal_end").pop();
+    if (end) overlay = { kind: "deal_end", ev: end, over: false };
+  }
   return {
     ...s,
     overlay,

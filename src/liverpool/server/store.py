@@ -76,6 +76,8 @@ tables = sa.Table(
     sa.Column("winners", sa.JSON, nullable=True),
     sa.Column("rematch_of", sa.String(32), nullable=True),
     sa.Column("hints", sa.String(16), nullable=True),  # "off", "3", "unlimited" (null: the default, 3)
+    # last use of a waiting table known to the workers of a shared store (null: its creation)
+    sa.Column("touched_at", sa.Float, nullable=True),
     sa.Index("ix_tables_status", "status"),
 )
 

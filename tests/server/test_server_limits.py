@@ -133,10 +133,12 @@ def _in_store(client: TestClient, table_id: str) -> dict[str, int]:
 
 
 def _made_ago(client: TestClient, table_id: str, seconds: float) -> None:
-    """Set a table's creation ``seconds`` back in the store (as if made then)."""
+    """Set a table's creation ``seconds`` back in the store (as if made then, and no use of it
+    noted for the other workers since: ``touched_at``)."""
 
     async def job(c: AsyncConnection) -> None:
-        await c.execute(tables.update().where(tables.c.id == table_id).values(created_at=time.time() - seconds))
+        made = time.time() - seconds
+        await c.execute(tables.update().where(tables.c.id == table_id).values(created_at=made, touched_at=None))
 
     client.portal.call(_lobby(client).store._run, job)  # type: ignore[union-attr]
 

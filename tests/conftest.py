@@ -4,7 +4,9 @@ put first on ``sys.path`` for them.
 
 The server suite (tests/server) runs against both stores: SQLite (a file in the test's folder) and
 PostgreSQL (a database per test on a throwaway cluster started once for the session,
-tests/pg_helpers.py; it FAILS, never skips, when PostgreSQL is not installed). A test about SQLite
+tests/pg_helpers.py; it FAILS, never skips, when PostgreSQL is not installed). On PostgreSQL the
+in-process app is one worker of a shared store (``server_helpers.server_settings``: ``shared``), as
+``liverpool serve --workers N`` runs each of its workers. A test about SQLite
 itself (its file, WAL, lock, migrations on it) is marked ``sqlite_only``, one about PostgreSQL
 itself ``postgresql_only``."""
 

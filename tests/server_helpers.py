@@ -77,6 +77,10 @@ def server_settings(tmp_path: Path, game_seed: int = 1, **options: Any) -> Setti
         "bot_workers": 0,  # bots and replays in a thread (tests/server/test_server_offloop.py: processes)
         "replay_workers": 0,
     }
+    if str(base["database"]).startswith("postgresql"):
+        # the PostgreSQL leg of the suite: the app is one worker of several on a shared store
+        # (server/bus.py: replicas, the log's conflicts, LISTEN/NOTIFY, the driving advisory lock)
+        base["shared"] = True
     return Settings(**(base | options))
 
 

@@ -17,7 +17,7 @@ from liverpool.actions import Pass
 from liverpool.analysis import Budget, review
 from liverpool.bots import get
 from liverpool.server.advice import hint_answer, review_answer
-from server_helpers import Harness, Sock, downgrade_store, head_revision, normal, running, server_settings
+from server_helpers import Harness, Sock, connect, downgrade_store, head_revision, normal, running, server_settings
 
 FAST = {"hint_samples": 2, "review_samples": 2}
 
@@ -152,6 +152,31 @@ def _next_decision(h: Harness, seat: int) -> None:
         h.play(action)
         moved = moved or not isinstance(action, Buy | Pass)
     raise AssertionError("never reached")
+
+
+@pytest.mark.postgresql_only
+def test_with_two_workers_a_seat_has_one_hint_count_whichever_worker_it_asks(tmp_path: Path) -> None:
+    seed = 4
+    settings = server_settings(tmp_path, game_seed=seed, shared=True, **FAST)
+    with running(settings) as (a, stack), running(settings) as (b, stack_b):
+        h = Harness(a, stack, seed, players=3)  # every socket at worker A
+        assert b.get(f"/api/tables/{h.table_id}").json()["hints"] == 3  # B has the table too
+        at_b = b.app.state.lobby().tables[h.table_id]  # type: ignore[attr-defined]
+        asker = h.game.current
+        first = _ask(h.socks[asker], h.game.version)
+        assert first["type"] == "hint" and first["left"] == 2
+        # B learns the count from the store (a notice on the bus), not from its own seat
+        deadline = time.monotonic() + 30.0
+        while at_b.seats[asker].hints_used != 1:
+            assert time.monotonic() < deadline, "worker B never learnt the seat's hint count"
+            time.sleep(0.05)
+        h.socks[asker].ws.close()
+        moved = connect(b, h.table_id, h.tokens[asker], asker, stack_b)  # the seat's socket moves to B
+        hello = moved.expect("hello")
+        assert hello["hints_left"] == 2
+        second = _ask(moved, h.game.version)
+        assert second["type"] == "hint" and second["left"] == 1
+        assert second["action"] == first["action"]
 
 
 def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(tmp_path: Path) -> None:

@@ -133,10 +133,12 @@ def _in_store(client: TestClient, table_id: str) -> dict[str, int]:
 
 
 def _made_ago(client: TestClient, table_id: str, seconds: float) -> None:
-    """Set a table's creation ``seconds`` back in the store (as if made then)."""
+    """Set a table's creation ``seconds`` back in the store (as if made then, and no use of it
+    noted for the other workers since: ``touched_at``)."""
 
     async def job(c: AsyncConnection) -> None:
-        await c.execute(tables.update().where(tables.c.id == table_id).values(created_at=time.time() - seconds))
+        made = time.time() - seconds
+        await c.execute(tables.update().where(tables.c.id == table_id).values(created_at=made, touched_at=None))
 
     client.portal.call(_lobby(client).store._run, job)  # type: ignore[union-attr]
 
@@ -199,6 +201,36 @@ def test_an_evicted_waiting_table_expires_counted_from_its_last_use(tmp_path: Pa
         assert client.get(f"/api/tables/{other}").json()["status"] == "waiting"
         assert client.portal.call(lobby.expire_waiting) == []  # type: ignore[union-attr]
         assert client.post(f"/api/tables/{other}/join", json={"name": "Cy"}).status_code == 200
+
+
+@pytest.mark.postgresql_only
+def test_with_two_workers_a_waiting_table_used_at_one_is_never_deleted_by_the_other(tmp_path: Path) -> None:
+    # two workers of one shared PostgreSQL store; every use below is at worker A, B sees none
+    settings = server_settings(tmp_path, waiting_expiry=1.0, evict_after=3600.0, shared=True)
+    gone = {"tables": 0, "seats": 0, "table_options": 0}
+    with running(settings) as (a, stack), running(settings) as (b, _stack_b):
+        assert _lobby(a).bus is not None and _lobby(b).bus is not None
+        left = a.post("/api/tables", json={"players": 2, "name": "Ana"}).json()["table_id"]
+        sat = a.post("/api/tables", json={"players": 2, "name": "Bo"}).json()
+        ws = connect(a, sat["table_id"], sat["token"], 0, stack)
+        ws.expect("hello")
+        asked = a.post("/api/tables", json={"players": 2, "name": "Cy"}).json()["table_id"]
+        # nobody used it: deleted (by either worker)
+        _until(lambda: _in_store(b, left) == gone, "the unused waiting table was not deleted")
+        # for 4 s (many sweeps of both at a 1 s expiry), one has a socket open at A and the other
+        # is asked for at A every 0.2 s: B never deletes them
+        until = time.monotonic() + 4.0
+        while time.monotonic() < until:
+            assert a.get(f"/api/tables/{asked}").json()["status"] == "waiting"
+            time.sleep(0.2)
+        assert _in_store(b, sat["table_id"])["tables"] == 1 and _in_store(b, asked)["tables"] == 1
+        assert sat["table_id"] in _lobby(a).tables and asked in _lobby(a).tables
+        assert b.post(f"/api/tables/{sat['table_id']}/join", json={"name": "Di"}).status_code == 200
+        # once nobody uses them, they go
+        ws.ws.close()
+        _until(lambda: _in_store(b, sat["table_id"]) == gone, "the table was not deleted once its socket left")
+        _until(lambda: _in_store(a, asked) == gone, "the table nobody asks for any more was not deleted")
+        assert _lobby(a).waiting_deleted + _lobby(b).waiting_deleted == 3
 
 
 def test_waiting_tables_made_before_the_expiry_are_deleted_at_start_up(tmp_path: Path) -> None:

@@ -85,17 +85,35 @@ async def waiting_made_before(store: Store, cutoff: float) -> list[tuple[str, fl
     return found
 
 
-async def delete_waiting_tables(store: Store, table_ids: list[str]) -> list[str]:
+async def touch_waiting_table(store: Store, table_id: str, at: float) -> None:
+    """Note in the store that the waiting table ``table_id`` was used at ``at`` (``time.time()``),
+    for the other workers of a shared store; a later use already noted is kept."""
+    t = schema.tables.c
+
+    async def job(c: AsyncConnection) -> None:
+        fresher = sa.or_(t.touched_at.is_(None), t.touched_at < at)
+        await c.execute(
+            schema.tables.update().where(t.id == table_id, t.status == "waiting", fresher).values(touched_at=at)
+        )
+
+    await store._run(job)
+
+
+async def delete_waiting_tables(store: Store, table_ids: list[str], unused_since: float | None = None) -> list[str]:
     """Delete from the store those of ``table_ids`` still waiting for players, with their seats,
     options, chat and markers, in one transaction (a table that started meanwhile is left alone):
-    the ids deleted."""
+    the ids deleted. With ``unused_since`` (several workers), only those the store knows no use
+    of since then (``touched_at``, or their creation when never noted)."""
 
     async def job(c: AsyncConnection) -> list[str]:
         gone: list[str] = []
+        t = schema.tables.c
         for i in range(0, len(table_ids), 500):
             chunk = table_ids[i : i + 500]
-            q = sa.select(schema.tables.c.id).where(schema.tables.c.id.in_(chunk), schema.tables.c.status == "waiting")
-            ids = [str(t) for t in (await c.execute(q)).scalars()]
+            q = sa.select(t.id).where(t.id.in_(chunk), t.status == "waiting")
+            if unused_since is not None:
+                q = q.where(sa.func.coalesce(t.touched_at, t.created_at) < unused_since).with_for_update()
+            ids = [str(i) for i in (await c.execute(q)).scalars()]
             if not ids:
                 continue
             children = (schema.seats, schema.actions, schema.reviews, table_options, chat_lines, unrated_tables)
@@ -144,6 +162,25 @@ class Lobby:
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self.bus: Bus | None = None  # the other workers of a shared PostgreSQL store (server/bus.py)
+        # shared store: when this worker last noted a use of a waiting table in it (time.time())
+        self._noted_use: dict[str, float] = {}
+
+    @property
+    def _sweep_every(self) -> float:
+        """Seconds between two runs of the sweeper."""
+        settings = self.settings
+        return min(60.0, max(0.05, min(settings.evict_after, settings.waiting_expiry) / 2))
+
+    async def _note_use(self, table: Table, wall: float) -> None:
+        """Several workers: note a use of a waiting table in the store (``touched_at``) when the
+        last one this worker noted is a sweep interval old or more, so another worker never deletes
+        a table used here (:meth:`expire_waiting` allows for that interval twice)."""
+        if self.bus is None or table.status != "waiting":
+            return
+        if self._noted_use.get(table.id, float("-inf")) > wall - self._sweep_every:
+            return
+        self._noted_use[table.id] = wall
+        await touch_waiting_table(self.store, table.id, wall)
 
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -357,6 +394,7 @@ class Lobby:
         if table is None:
             raise LobbyError(404, f"no table {table_id!r}")
         table.touched = max(table.touched, asyncio.get_running_loop().time())
+        await self._note_use(table, time.time())
         return table
 
     async def _load(self, table_id: str) -> Table | None:
@@ -453,8 +491,7 @@ class Lobby:
             self._sweeper = asyncio.create_task(self._sweep_loop(), name="liverpool-lobby-sweeper")
 
     async def _sweep_loop(self) -> None:
-        settings = self.settings
-        every = min(60.0, max(0.05, min(settings.evict_after, settings.waiting_expiry) / 2))
+        every = self._sweep_every
         while True:
             await asyncio.sleep(every)
             try:
@@ -489,10 +526,22 @@ class Lobby:
         memory and from the store (seats, tokens' hashes, options, chat): no socket open to one
         and no creation, join, request or socket for it within that time (a table evicted from
         memory counts from its last use while in memory; after a restart, from its creation).
-        Their ids."""
+        Their ids.
+
+        Several workers (a shared store): each worker notes its uses in the store (``touched_at``,
+        on a request and at each sweep for its tables in use), at most a sweep interval late; a
+        table is deleted only when the store knows no use of it for ``waiting_expiry`` seconds
+        plus two sweep intervals, whichever worker used it."""
         expiry = self.settings.waiting_expiry
         wall, now = time.time(), asyncio.get_running_loop().time()
         expired: list[str] = []
+        unused_since = None
+        if self.bus is not None:
+            unused_since = wall - expiry - 2 * self._sweep_every
+            for table in list(self.tables.values()):  # this worker's uses, for the others
+                if table.status == "waiting" and not table.idle_over(now, 0.0):
+                    used = wall if any(s.present for s in table.seats) else wall - (now - table.touched)
+                    await self._note_use(table, used)
         async with self._loading:  # no load of a table meanwhile (:meth:`get` waits)
             for table_id, table in list(self.tables.items()):
                 if table.status == "waiting" and table.idle_over(now, expiry) and not table.lock.locked():
@@ -504,10 +553,11 @@ class Lobby:
                 unused = self._last_used.get(table_id, made) <= wall - expiry
                 if unused and table_id not in self.tables and table_id not in expired:
                     expired.append(table_id)
-            gone = await delete_waiting_tables(self.store, expired) if expired else []
+            gone = await delete_waiting_tables(self.store, expired, unused_since) if expired else []
         for table_id in expired:
             self._waiting.pop(table_id, None)
             self._last_used.pop(table_id, None)
+            self._noted_use.pop(table_id, None)
         if gone:
             self.waiting_deleted += len(gone)
             log.info("deleted %d table(s) nobody started for %g s", len(gone), expiry)

@@ -76,6 +76,8 @@ tables = sa.Table(
     sa.Column("winners", sa.JSON, nullable=True),
     sa.Column("rematch_of", sa.String(32), nullable=True),
     sa.Column("hints", sa.String(16), nullable=True),  # "off", "3", "unlimited" (null: the default, 3)
+    # last use of a waiting table known to the workers of a shared store (null: its creation)
+    sa.Column("touched_at", sa.Float, nullable=True),
     sa.Index("ix_tables_status", "status"),
 )
 
@@ -686,6 +688,35 @@ class Store:
 
         result: bool = await self._run(job)
         return result
+
+    async def take_hint(self, table_id: str, seat: int, deal: int, limit: int | None) -> tuple[int, int] | None:
+        """Count one hint of ``deal`` for a seat in the store, whichever worker counted the others
+        (several workers): the seat's (deal, used) after it, or None when ``limit`` is reached."""
+
+        async def job(c: AsyncConnection) -> tuple[int, int] | None:
+            where = (seats.c.table_id == table_id, seats.c.seat == seat)
+            q = sa.select(seats.c.hints_deal, seats.c.hints_used).where(*where).with_for_update()
+            row = (await c.execute(q)).one_or_none()
+            if row is None:
+                return None
+            used = (row.hints_used or 0) if row.hints_deal == deal else 0
+            if limit is not None and used >= limit:
+                return None
+            await c.execute(seats.update().where(*where).values(hints_deal=deal, hints_used=used + 1))
+            return deal, used + 1
+
+        taken: tuple[int, int] | None = await self._run(job)
+        return taken
+
+    async def give_back_hint(self, table_id: str, seat: int, deal: int) -> None:
+        """Uncount a hint of ``deal`` that :meth:`take_hint` counted and that was not answered."""
+
+        async def job(c: AsyncConnection) -> None:
+            s = seats.c
+            where = (s.table_id == table_id, s.seat == seat, s.hints_deal == deal, s.hints_used > 0)
+            await c.execute(seats.update().where(*where).values(hints_used=s.hints_used - 1))
+
+        await self._run(job)
 
     async def save_review(
         self, table_id: str, seat: int, samples: int, seed: int, review: dict[str, Any], seconds: float

@@ -580,6 +580,11 @@ class Table:
                 if self.pacing.hold is not None:
                     self.pacing.release(self, now)
                     self._broadcast()
+            elif kind == "hints" and seat is not None:  # a seat's hint count changed at another worker
+                found = await self.store.table_row(self.id)
+                if found is not None:
+                    r = found[1][seat.index]
+                    seat.hints_deal, seat.hints_used = r["hints_deal"], r["hints_used"] or 0
             elif kind == "chat":
                 line = dict(msg["m"]["line"])
                 self.chat.lines.append(line)
@@ -1036,8 +1041,17 @@ class Table:
                     raise ProtocolError("no_hints_left", f"no hints left in this deal (the table allows {self.hints})")
                 deal = g.deal
                 before = (seat.hints_deal, seat.hints_used)
-                seat.hints_used = (seat.hints_used if seat.hints_deal == deal else 0) + 1
-                seat.hints_deal = deal
+                if self.bus is not None:  # several workers: the store counts, whoever asked where
+                    taken = await self.store.take_hint(self.id, seat.index, deal, self.hint_limit)
+                    if taken is None:
+                        seat.hints_deal, seat.hints_used = deal, self.hint_limit or 0
+                        raise ProtocolError(
+                            "no_hints_left", f"no hints left in this deal (the table allows {self.hints})"
+                        )
+                    seat.hints_deal, seat.hints_used = taken
+                else:
+                    seat.hints_used = (seat.hints_used if seat.hints_deal == deal else 0) + 1
+                    seat.hints_deal = deal
                 seat.hint_pending = decision
                 view = g.view(seat.index)
             settings = self.settings
@@ -1055,12 +1069,18 @@ class Table:
                 now_legal = g.legal_actions(seat.index) if self.game is g and not g.is_over else []
                 if found is None or action is None or self._stable_from != decision or action not in now_legal:
                     seat.hints_deal, seat.hints_used = before  # not answered: not counted
+                    if self.bus is not None:
+                        await self.store.give_back_hint(self.id, seat.index, deal)
+                        await self._publish("hints", s=seat.index, d=deal)
                     if found is None:
                         raise ProtocolError("hint_failed", "the hint could not be computed; ask again")
                     raise ProtocolError("stale", f"the game moved on (version {g.version}) before the hint was ready")
-                await self.store.update_seat(
-                    self.id, seat.index, hints_deal=seat.hints_deal, hints_used=seat.hints_used
-                )
+                if self.bus is None:
+                    await self.store.update_seat(
+                        self.id, seat.index, hints_deal=seat.hints_deal, hints_used=seat.hints_used
+                    )
+                else:  # counted in the store already: the other workers read it again
+                    await self._publish("hints", s=seat.index, d=deal)
                 seat.last_hint = (decision, action, found)
                 conn.send(self._hint_message(action, found, now_legal, seat))
         except ProtocolError as exc:

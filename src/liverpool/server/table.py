@@ -20,7 +20,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..actions import Action, Buy, Meld, Pass, action_from_dict
 from ..bots import Bot, get
@@ -56,8 +56,10 @@ from .store import Conflict
 if TYPE_CHECKING:
     from fastapi import WebSocket
 
+    from .advice import Workers
     from .bus import Bus
-    from .lobby import Lobby
+    from .config import Settings
+    from .store import Store
 
 __all__ = [
     "Connection",
@@ -247,12 +249,27 @@ class Seat:
         return self.conn is not None or bool(self.remote)
 
 
+class Host(Protocol):
+    """What a table needs from the server that holds it (``server/lobby.py``'s ``Lobby``).
+
+    The table knows its host by these five names only, so ``table`` never imports ``lobby``: the
+    lobby makes tables, a table only asks its host for the settings, the store, the off-loop
+    workers and the bus to the other workers.
+    """
+
+    settings: Settings
+    store: Store
+    hint_workers: Workers
+    bot_workers: Workers
+    bus: Bus | None
+
+
 class Table:
     """A table of the lobby (see the module docstring)."""
 
     def __init__(
         self,
-        lobby: Lobby,
+        host: Host,
         table_id: str,
         players: int,
         preset: str,
@@ -265,9 +282,9 @@ class Table:
         rematch_of: str | None = None,
         hints: HintOption = 3,
     ) -> None:
-        self.lobby = lobby
-        self.settings = lobby.settings
-        self.store = lobby.store
+        self.host = host
+        self.settings = host.settings
+        self.store = host.store
         self.id = table_id
         self.players = players
         self.preset = preset
@@ -426,7 +443,7 @@ class Table:
             self._begin(game)
             self._broadcast()
         if self.hint_limit != 0 and self.settings.warm_hints:
-            self.lobby.hint_workers.warm()
+            self.host.hint_workers.warm()
         if self.bus is not None:
             await self.bus.try_drive(self.id)  # the worker that started it drives it (while it lives)
         self._start_pump()
@@ -451,13 +468,13 @@ class Table:
         self._begin(game)
         if not game.is_over:
             if self.hint_limit != 0 and self.settings.warm_hints:
-                self.lobby.hint_workers.warm()
+                self.host.hint_workers.warm()
             self._start_pump()
 
     @property
     def bus(self) -> Bus | None:
         """The other workers of a shared store (server/bus.py), or None (this process alone)."""
-        bus: Bus | None = getattr(self.lobby, "bus", None)
+        bus: Bus | None = self.host.bus
         return bus
 
     def _start_pump(self) -> None:
@@ -1056,7 +1073,7 @@ class Table:
                 view = g.view(seat.index)
             settings = self.settings
             try:
-                found = await self.lobby.hint_workers.run(
+                found = await self.host.hint_workers.run(
                     hint_answer, view, legal, settings.hint_samples, settings.analysis_seed, list(self.names)
                 )
             except Exception:
@@ -1326,7 +1343,7 @@ class Table:
             if plays_in_process(bot):
                 # in a worker process (Settings.bot_workers): a bot thinking, however long, holds
                 # neither this event loop nor its interpreter lock, so no other table waits for it
-                action, moved = await self.lobby.bot_workers.run(bot_act, bot, view, legal)
+                action, moved = await self.host.bot_workers.run(bot_act, bot, view, legal)
                 s = self.seats[seat]
                 if s.engine_bot is bot:
                     s.engine_bot = moved  # the bot as the move left it (its random state moved on)

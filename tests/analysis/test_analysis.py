@@ -413,7 +413,7 @@ def test_evidence_summary_pools_decisions_and_gives_intervals_over_games(
 
 
 # ---------------------------------------------------------------------------- Ctrl-C
-def test_cli_review_stops_on_ctrl_c_and_prints_what_was_rated(record: dict[str, Any], tmp_path: Path) -> None:
+def test_cli_review_stops_on_ctrl_c_and_prints_what_was_rated(tmp_path: Path) -> None:
     """A real ``liverpool review`` process with two workers gets SIGINT (as Ctrl-C sends it, to the
     whole process group) while rating: it ends soon (the workers are terminated, not waited for),
     prints the report of the decisions rated so far, exits with 130, and no process prints a
@@ -424,8 +424,15 @@ def test_cli_review_stops_on_ctrl_c_and_prints_what_was_rated(record: dict[str, 
     import sys
     import time
 
+    # 400 actions: the whole review takes about 11 s on two idle cores (the 120 of ``record``, about
+    # 4 s: as long as the wait below, so the review could end before the signal)
+    game = play_game(
+        Game.new(players=3, seed=21), [get("random", seed=1), get("greedy", seed=2), get("greedy", seed=3)]
+    )
+    data = game.record()
+    data["actions"] = data["actions"][:400]
     path = tmp_path / "game.json"
-    path.write_text(json.dumps({"record": record, "names": ["Ana", "Bo", "Cy"]}))
+    path.write_text(json.dumps({"record": data, "names": ["Ana", "Bo", "Cy"]}))
     code = "import sys; from liverpool.cli import main; sys.exit(main(sys.argv[1:]))"
     proc = subprocess.Popen(
         [sys.executable, "-c", code, "review", str(path), "--seat", "0", "--samples", "64", "--jobs", "2"],
@@ -435,7 +442,7 @@ def test_cli_review_stops_on_ctrl_c_and_prints_what_was_rated(record: dict[str, 
         start_new_session=True,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )
-    time.sleep(4.0)  # well into the rating (the whole review takes far longer)
+    time.sleep(4.0)  # well into the rating (the whole review takes about three times longer)
     assert proc.poll() is None, proc.communicate()
     os.killpg(proc.pid, signal.SIGINT)
     sent = time.monotonic()

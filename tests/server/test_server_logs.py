@@ -103,3 +103,25 @@ def test_no_token_password_or_session_in_the_servers_logs(tmp_path: Path) -> Non
     assert len(tokens) == 4
     for secret in [*tokens, "s3ss10n-v4lue", "hunter2-pw"]:
         assert secret not in logs, f"a secret is in the server's log: {secret[:4]}..."
+
+
+def test_the_store_password_is_never_printed() -> None:
+    """``liverpool serve`` prints the store's address for the person who started it, the password
+    replaced by ``***``; nothing the process writes holds the password, even when the store cannot
+    be reached (a port nothing listens on: the start-up fails, as it must)."""
+    import subprocess
+
+    from server_helpers import LIVERPOOL, free_port
+
+    secret = "s3cret-store-pw"
+    url = f"postgresql+asyncpg://bob:{secret}@127.0.0.1:{free_port()}/nodb"
+    done = subprocess.run(
+        [*LIVERPOOL, "serve", "--port", str(free_port()), "--database", url],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert done.returncode != 0, done.stdout
+    assert "bob:***@127.0.0.1" in done.stdout, done.stdout
+    assert secret not in done.stdout + done.stderr

@@ -12,6 +12,7 @@ __all__ = ["register"]
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
+        from sqlalchemy.engine import make_url
 
         from ..server import Settings, create_app
     except ImportError as exc:  # pragma: no cover - depends on the install
@@ -62,9 +63,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         "ws_max_size": 4 * 64 * 1024,
         "forwarded_allow_ips": args.forwarded_allow_ips,  # None: $FORWARDED_ALLOW_IPS or 127.0.0.1
     }
+    # the store's address as people read it: never its password (it would be in the log of the terminal)
+    shown_store = make_url(args.database).render_as_string(hide_password=True)
     if args.workers == 1:
         app = create_app(Settings(**options, shared=args.shared))
-        print(f"Liverpool server: open http://{shown}:{args.port}/ (lobby API at /docs; store {args.database})")
+        print(f"Liverpool server: open http://{shown}:{args.port}/ (lobby API at /docs; store {shown_store})")
         uvicorn.run(app, **run)
         return 0
     # several workers (server/bus.py): the migrations once, as a release step, then uvicorn's
@@ -77,7 +80,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     os.environ[WORKER_SETTINGS] = json.dumps(options)
     print(
         f"Liverpool server: open http://{shown}:{args.port}/ ({args.workers} workers; lobby API at /docs; "
-        f"store {args.database})",
+        f"store {shown_store})",
         flush=True,
     )
     uvicorn.run("liverpool.server.app:worker_app", factory=True, workers=args.workers, **run)

@@ -376,8 +376,9 @@ class Lobby:
         await self.expire_waiting()
         count = 0
         for table_id in await self.store.unfinished():
-            if await self._load(table_id) is not None:
-                count += 1
+            async with self._loading:  # the bus's poll may be loading tables meanwhile (server/bus.py)
+                if table_id in self.tables or await self._load(table_id) is not None:
+                    count += 1
         return count
 
     async def get(self, table_id: str) -> Table:
@@ -674,7 +675,7 @@ class Lobby:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
             self._sweeper = None
-        for table in self.tables.values():
+        for table in list(self.tables.values()):  # (the bus's poll may add tables meanwhile)
             await table.stop()
         self.hint_workers.close()
         self.review_workers.close()

@@ -478,6 +478,8 @@ class Table:
         return bus
 
     def _start_pump(self) -> None:
+        if self._stopping:
+            return  # the server is closing: no new pump (a bus takeover during shutdown)
         bus = self.bus
         if bus is not None and self.id not in bus.owned:
             return  # another worker drives this table's bots and timers (server/bus.py)
@@ -590,6 +592,8 @@ class Table:
                 self._notify_seats()
             elif kind == "prefs" and seat is not None:
                 self.pacing.set_prefs(seat.index, msg["buy"], list(msg["wish"]), bool(msg["pause"]))
+                if self.pacing.refresh(self, now):  # a client that shows no deal-end screen, as at its worker
+                    self._broadcast()
             elif kind == "cont" and seat is not None:
                 if self.pacing.go_on(self, seat.index, now) or self.pacing.hold is not None:
                     self._broadcast()
@@ -1293,6 +1297,7 @@ class Table:
                     now = loop.time()
                     if self.pacing.refresh(self, now):  # its grace is over: no longer waited for
                         self._broadcast()
+                        await self._publish("release")  # the other workers run no pump: tell them
                     elif self.pacing.hold_wait(now) == 0:
                         self.pacing.release(self, now)
                         self._broadcast()

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -64,13 +65,16 @@ def test_every_migration_goes_up_and_down_on_postgresql(pg_cluster: Cluster) -> 
 
 _WRITER = textwrap.dedent(
     """
-    import asyncio, json, sys
+    import asyncio, json, os, sys
     import sqlalchemy as sa
     from liverpool.server.store import Conflict, Store, actions
 
-    async def main(url, name, wanted):
+    async def main(url, name, wanted, go):
         store = Store(url, exclusive=False)  # two writers on purpose
         await store.open()
+        print("ready", flush=True)
+        while not os.path.exists(go):  # both start together (a start-up alone outlasts 500 appends)
+            await asyncio.sleep(0.01)
         won = lost = 0
         while won < wanted:
             async def last(c):
@@ -86,13 +90,14 @@ _WRITER = textwrap.dedent(
         await store.close()
         print(json.dumps({"won": won, "lost": lost}))
 
-    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]))
     """
 )
 
 
-def test_two_processes_appending_to_one_table_make_one_log(pg_cluster: Cluster) -> None:
+def test_two_processes_appending_to_one_table_make_one_log(pg_cluster: Cluster, tmp_path: Path) -> None:
     url = pg_cluster.database()
+    go = tmp_path / "go"
 
     async def setup() -> None:
         store = Store(url)
@@ -103,9 +108,12 @@ def test_two_processes_appending_to_one_table_make_one_log(pg_cluster: Cluster) 
 
     asyncio.run(setup())
     procs = [
-        subprocess.Popen([sys.executable, "-c", _WRITER, url, name, "500"], stdout=subprocess.PIPE, text=True)
+        subprocess.Popen([sys.executable, "-c", _WRITER, url, name, "500", str(go)], stdout=subprocess.PIPE, text=True)
         for name in ("a", "b")
     ]
+    for p in procs:
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    go.touch()
     results = [json.loads(p.communicate(timeout=300)[0]) for p in procs]
     assert all(p.returncode == 0 for p in procs)
 

@@ -36,6 +36,9 @@ def test_every_bot_seat_has_a_distinct_name_with_its_level(tmp_path: Path) -> No
         assert end["last"]["text"].split(" ")[0] in ("Ana", "Bea", "Cal", "Dot")
         texts = [m["last"]["text"] for m in sock.log if m["type"] == "state" and m["last"]]
         assert any("(easy bot)" in t for t in texts) and not any(t.startswith("easy bot") for t in texts)
+        # the top line always says what the move was: a pass (which the log leaves out) is "passed"
+        assert any(t.endswith(" passed") for t in texts), texts
+        assert not any(t.endswith(" played") for t in texts), [t for t in texts if t.endswith(" played")]
         record = client.get(f"/api/tables/{table_id}/record").json()
         assert record["names"] == names
         games = client.get("/api/players/Ana/history").json()["games"]

@@ -1195,7 +1195,9 @@ class Table:
                 self._window_at = now
         names = self.names
         text = next((t for e in g.events[before:] if (t := describe_event(e, names))), "")
-        self._last = {"seat": action.player, "text": text or f"{names[action.player]} played"}
+        if not text:  # bookkeeping the log leaves out (a pass in a buy window): still say what it was
+            text = f"{names[action.player]} passed" if isinstance(action, Pass) else f"{names[action.player]} played"
+        self._last = {"seat": action.player, "text": text}
         self.pacing.after_commit(self, deal_before, now)
         if g.is_over:
             self.status = "over"

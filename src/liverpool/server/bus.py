@@ -80,6 +80,8 @@ class Bus:
         self._loop_task: asyncio.Task[None] | None = None
         self.notified = 0
         self.polled_catch_ups = 0
+        self.notice_rows_applied = 0  # notices of actions applied from their rows (no read)
+        self.notice_reads = 0  # notices of actions whose rows were read from the store
 
     async def open(self) -> None:
         engine = self.store.engine
@@ -162,10 +164,19 @@ class Bus:
         kind = msg.get("k")
         try:
             if kind == "act":
+                given = dict(msg.get("r", {}))
                 for table_id, version in dict(msg.get("v", {})).items():
                     table = self.lobby.tables.get(table_id)
-                    if table is not None and table.behind(int(version)):
-                        await table.catch_up(seats=False)
+                    if table is None or not table.behind(int(version)):
+                        continue  # not kept here (nobody of this worker looks at it), or up to date
+                    rows = [
+                        {"idx": r[0], "seat": r[1], "action": r[2], "source": r[3], "client_id": r[4]}
+                        for r in given.get(table_id, ())
+                    ]
+                    if await table.apply_notice(rows, int(version)):
+                        self.notice_rows_applied += 1
+                    else:
+                        self.notice_reads += 1
                 return
             if kind == "alive":
                 return

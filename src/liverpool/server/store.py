@@ -41,10 +41,12 @@ from sqlalchemy.pool import StaticPool
 
 __all__ = [
     "CHANNEL",
+    "NOTICE_BYTES",
     "Conflict",
     "Store",
     "StoreLocked",
     "TableRow",
+    "act_notices",
     "actions",
     "async_url",
     "check_free",
@@ -179,6 +181,60 @@ class Conflict(Exception):
 
 CHANNEL = "liverpool"
 """The PostgreSQL notification channel of the workers of one store (server/bus.py)."""
+
+
+NOTICE_BYTES = 7500
+"""The most bytes of one notification's payload (PostgreSQL refuses one of 8000 or more)."""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))  # ASCII only: as many bytes as characters
+
+
+def act_notices(worker: str, rows: list[dict[str, Any]], limit: int = NOTICE_BYTES) -> list[str]:
+    """The payloads telling the other workers of a commit of action rows: ``{"w": worker, "k": "act",
+    "v": {table: its count of actions}, "r": {table: [[idx, seat, action, source, client_id], ...]}}``,
+    each at most ``limit`` bytes. A table's rows ride along when they fit (a worker with the table
+    in memory applies them without reading the store); a table whose rows do not fit has its count
+    only (the worker reads the rows). As many payloads as the tables' counts need.
+
+    >>> row = {"table_id": "t", "idx": 4, "seat": 1, "action": {"type": "discard"}, "source": "bot"}
+    >>> rows = [row | {"client_id": None}]
+    >>> act_notices("w1", rows)
+    ['{"w":"w1","k":"act","v":{"t":5},"r":{"t":[[4,1,{"type":"discard"},"bot",null]]}}']
+    >>> act_notices("w1", rows, limit=40)
+    ['{"w":"w1","k":"act","v":{"t":5}}']
+    """
+    by_table: dict[str, list[list[Any]]] = {}
+    for r in rows:
+        by_table.setdefault(r["table_id"], []).append([r["idx"], r["seat"], r["action"], r["source"], r["client_id"]])
+    head = '{"w":' + _dumps(worker) + ',"k":"act","v":{'
+    out: list[str] = []
+    versions: list[str] = []
+    given: list[str] = []
+    size = len(head) + len('},"r":{}}')
+
+    def flush() -> None:
+        if versions:
+            tail = '},"r":{' + ",".join(given) + "}}" if given else "}}"
+            out.append(head + ",".join(versions) + tail)
+        versions.clear()
+        given.clear()
+
+    for table_id, table_rows in by_table.items():
+        key = _dumps(table_id)
+        version = f"{key}:{table_rows[-1][0] + 1}"
+        listed = f"{key}:{_dumps(table_rows)}"
+        if size + len(version) + 1 > limit:
+            flush()
+            size = len(head) + len('},"r":{}}')
+        size += len(version) + 1
+        versions.append(version)
+        if size + len(listed) + 1 <= limit:
+            size += len(listed) + 1
+            given.append(listed)
+    flush()
+    return out
 
 
 def lock_path(database: str) -> Path:
@@ -469,9 +525,11 @@ class Store:
                     self._queue.task_done()
 
     async def _notify_rows(self, conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-        """Tell the other workers which tables moved, in the transaction of the rows (PostgreSQL
-        delivers a notification when its transaction commits, and never one of a rollback)."""
-        await self.notify(conn, {"k": "act", "v": {r["table_id"]: r["idx"] + 1 for r in rows}})
+        """Tell the other workers which tables moved, with the new rows, in the transaction of the
+        rows (PostgreSQL delivers a notification when its transaction commits, and never one of a
+        rollback): :func:`act_notices`, one ``pg_notify`` each."""
+        for payload in act_notices(self.worker, rows):
+            await conn.execute(sa.text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload})
 
     async def notify(self, conn: AsyncConnection, message: dict[str, Any]) -> None:
         """``pg_notify`` on :data:`CHANNEL` in ``conn``'s transaction (shared stores only)."""
@@ -663,10 +721,20 @@ class Store:
         return result
 
     async def versions(self, table_ids: list[str]) -> dict[str, tuple[str, int]]:
-        """Each table's status and count of actions in the store (the workers' poll)."""
+        """Each table's status and count of actions in the store (the workers' poll): its last
+        seq plus one, read from the end of the primary key's index (one probe per table, not a
+        count of its log; a log has no gap)."""
 
         async def job(c: AsyncConnection) -> dict[str, tuple[str, int]]:
-            count = sa.select(sa.func.count()).where(actions.c.table_id == tables.c.id).scalar_subquery()
+            last = (
+                sa.select(actions.c.idx)
+                .where(actions.c.table_id == tables.c.id)
+                .order_by(actions.c.idx.desc())
+                .limit(1)
+                .correlate(tables)
+                .scalar_subquery()
+            )
+            count = sa.func.coalesce(last + 1, 0)
             q = sa.select(tables.c.id, tables.c.status, count).where(tables.c.id.in_(table_ids))
             return {str(r[0]): (str(r[1]), int(r[2])) for r in (await c.execute(q)).all()}
 

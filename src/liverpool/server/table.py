@@ -524,7 +524,16 @@ class Table:
         g = self.game
         if g is None:
             return
-        for r in await self.store.actions_from(self.id, g.version):
+        self._apply_logged(await self.store.actions_from(self.id, g.version))
+
+    def _apply_logged(self, rows: list[dict[str, Any]]) -> None:
+        """Apply rows of the log committed by another worker (idx, seat, action, client_id), in
+        order from this replica's version on: a row before it is skipped, a gap stops."""
+        g = self.game
+        assert g is not None
+        for r in rows:
+            if r["idx"] < g.version:
+                continue
             if g.is_over or r["idx"] != g.version:
                 break
             action = action_from_dict(r["action"])
@@ -539,6 +548,19 @@ class Table:
             self.status = "over"
             self.touched = asyncio.get_running_loop().time()
             self._notify_seats()
+
+    async def apply_notice(self, rows: list[dict[str, Any]], count: int) -> bool:
+        """The rows another worker's notice carried (server/bus.py), up to ``count`` actions:
+        applied as :meth:`catch_up` would, without reading the store when they follow on from this
+        replica's version (True); else the rest is read from the store (False)."""
+        async with self.lock:
+            g = self.game
+            if g is not None and rows and rows[0]["idx"] <= g.version:
+                self._apply_logged(rows)
+                if count <= g.version:
+                    return True
+            await self._refresh_locked(seats=False)
+            return False
 
     async def _refresh_seats(self) -> None:
         """The seats as the store has them and, when the table started at another worker, its game."""

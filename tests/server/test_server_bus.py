@@ -88,3 +88,87 @@ def test_a_notice_with_rows_is_applied_without_reading_the_store(tmp_path: Path)
         assert at_b.state is not None and at_b.state["view"] == as_sent(h.game.view(1))
         assert bus_b.notice_rows_applied >= 1
         assert bus_b.notice_reads == read_before  # none of them needed a read of the log
+
+
+def _bot_table(client: TestClient, players: int = 3) -> tuple[str, str]:
+    """A started table whose people's seat (seat 0) is played by autoplay's bot once its socket
+    leaves (grace 0 in these tests) and whose other seats are bots: its id and seat 0's token."""
+    made = client.post(
+        "/api/tables",
+        json={"players": players, "name": "Ana", "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "greedy"}] * 2},
+    ).json()
+    table_id, token = str(made["table_id"]), str(made["token"])
+    assert client.post(f"/api/tables/{table_id}/start", headers={"X-Seat-Token": token}).status_code == 200
+    return table_id, token
+
+
+def _version(client: TestClient, table_id: str) -> int:
+    table = client.app.state.lobby().tables.get(table_id)  # type: ignore[attr-defined]
+    return -1 if table is None or table.game is None else int(table.game.version)
+
+
+def _sql(url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]:
+    import asyncio
+
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from liverpool.server.store import async_url
+
+    async def run() -> list[tuple[Any, ...]]:
+        engine = create_async_engine(async_url(url))
+        try:
+            async with engine.begin() as c:
+                result = await c.execute(sa.text(statement), params)
+                return [tuple(r) for r in result.all()] if result.returns_rows else []
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())
+
+
+# a person who leaves is played by a bot at once; bots move every 50 ms (the game lasts)
+SLOW = {"grace": 0.0, "bot_delay": 0.05}
+
+
+@pytest.mark.postgresql_only
+def test_a_worker_keeps_only_the_tables_it_drives_serves_or_was_asked_for(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, **SLOW)
+    with running(settings) as (a, _stack), running(settings) as (b, _stack_b):
+        made = [_bot_table(a) for _ in range(3)]
+        ids = [t for t, _ in made]
+        bus_a, bus_b = _bus(a), _bus(b)
+        assert all(t in bus_a.owned for t in ids)  # the worker that started them drives them
+        _wait(lambda: all(_version(a, t) > 10 for t in ids), "the bots of worker A never moved")
+        time.sleep(3 * bus_b.poll)  # a few of B's polls: none loads a table B was not asked for
+        lobby_b = b.app.state.lobby()  # type: ignore[attr-defined]
+        assert not set(ids) & set(lobby_b.tables)
+        assert not set(ids) & bus_b.owned
+        assert b.get(f"/api/tables/{ids[0]}").status_code == 200  # asked for: now kept at B
+        assert set(lobby_b.tables) & set(ids) == {ids[0]}
+        _wait(lambda: _version(b, ids[0]) > _version(a, ids[0]) - 5, "B's replica does not follow A's")
+        assert ids[0] not in bus_b.owned
+
+
+@pytest.mark.postgresql_only
+def test_the_tables_of_a_worker_gone_are_shared_out_by_their_free_locks(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, **SLOW)
+    with running(settings) as (b, _stack_b), running(settings) as (c, _stack_c):
+        with running(settings) as (a, _stack):
+            ids = [_bot_table(a)[0] for _ in range(4)]
+            assert all(t in _bus(a).owned for t in ids)
+        # A is gone (its sessions closed, its locks free): B and C take its tables, at most their
+        # fair share each (4 tables over the workers alive), without loading any other table
+        bus_b, bus_c = _bus(b), _bus(c)
+        _wait(lambda: len(bus_b.owned) + len(bus_c.owned) == 4, "the tables of worker A were never taken")
+        assert bus_b.owned | bus_c.owned == set(ids) and not bus_b.owned & bus_c.owned
+        assert len(bus_b.owned) <= 2 and len(bus_c.owned) <= 2
+        for client, bus in ((b, bus_b), (c, bus_c)):  # each keeps the tables it took, and no other
+            lobby = client.app.state.lobby()  # type: ignore[attr-defined]
+            _wait(lambda lobby=lobby, bus=bus: set(lobby.tables) & set(ids) == bus.owned, "a taken table not loaded")
+        # and they play on there
+        at = {t: _version(b if t in bus_b.owned else c, t) for t in ids}
+        _wait(
+            lambda: all(_version(b if t in bus_b.owned else c, t) > at[t] for t in ids if at[t] >= 0),
+            "a taken table does not move",
+        )

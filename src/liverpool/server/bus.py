@@ -212,11 +212,9 @@ class Bus:
             for table in list(self.lobby.tables.values()):
                 table.worker_gone(worker)
         lobby = self.lobby
-        if beats % 3 == 0:  # the playing tables no worker of this one has in memory (a worker died)
-            for table_id in await self.store.playing():
-                if table_id not in lobby.tables:
-                    with contextlib.suppress(Exception):
-                        await lobby.get(table_id)
+        if beats % 2 == 0 and beats > 0:  # (the first beat waits to hear which workers live)
+            await self.adopt()
+        self._forget_unneeded()
         tables = [t for t in lobby.tables.values() if t.status != "over" or t.id in self.owned]
         versions = await self.store.versions([t.id for t in tables])
         for table in tables:
@@ -224,14 +222,85 @@ class Bus:
             if status != table.status or table.behind(count):
                 self.polled_catch_ups += 1
                 await table.catch_up()
-            if table.status == "over" or table.game is None:
-                if table.id in self.owned and table.status == "over":
-                    await self.release(table.id)
-                continue
-            # a table whose log moved within the last beat has a driver (or people playing): only
-            # a still one may be a dead worker's, whose lock is then free
-            still = asyncio.get_running_loop().time() - table.changed_at > self.poll
-            if table.id not in self.owned and still and await self.try_drive(table.id):
-                log.info("worker %s drives table %s", self.worker, table.id)
-                await table.catch_up()
-                table.drive()
+            if table.id in self.owned and table.status == "over":
+                await self.release(table.id)
+
+    # ------------------------------------------------------------------ which tables are kept here
+    async def _held_locks(self) -> set[int]:
+        """The keys of the advisory locks some session of this database holds (``pg_locks``: one
+        read, no lock tried)."""
+        conn = self._locks
+        if conn is None:
+            return set()
+        sql = (
+            "SELECT classid, objid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND granted "
+            "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+        )
+        async with self._locks_busy:
+            rows = (await conn.execute(sa.text(sql))).all()
+            await conn.commit()
+        keys = set()
+        for high, low in rows:
+            key = (int(high) << 32) | int(low)
+            keys.add(key - (1 << 64) if key >= 1 << 63 else key)
+        return keys
+
+    def workers_alive(self) -> int:
+        """This worker and the others heard from within ``dead_after`` seconds."""
+        return 1 + sum(1 for w in self.seen if self.alive(w))
+
+    async def adopt(self) -> list[str]:
+        """Drive the playing tables no worker drives (their driver died, or every worker
+        restarted): found by their free locks without loading any table, and each worker takes at
+        most its fair share (the playing tables over the workers alive, less those it drives), so
+        the orphans of a dead worker spread over the living. The tables taken."""
+        playing = await self.store.playing()
+        held = await self._held_locks()
+        free = [t for t in playing if t not in self.owned and table_lock_key(t) not in held]
+        room = -(-len(playing) // self.workers_alive()) - len(self.owned)
+        taken: list[str] = []
+        for table_id in free:
+            if len(taken) >= room:
+                break
+            if await self.try_drive(table_id) and await self._take(table_id):
+                taken.append(table_id)
+        if taken:
+            log.info("worker %s drives %d table(s) no worker drove", self.worker, len(taken))
+        return taken
+
+    async def _take(self, table_id: str) -> bool:
+        """Drive a table whose lock this worker just took: in memory (loaded if it was not), up
+        to date, its bots and timers running from now. False (the lock let go) when it is over."""
+        table = self.lobby.tables.get(table_id)
+        try:
+            if table is None:
+                table = await self.lobby.get(table_id)  # its pump starts with the load: the lock is held
+            await table.catch_up()
+        except Exception:  # (LobbyError: it is gone)
+            log.exception("worker %s cannot take table %s", self.worker, table_id)
+            await self.release(table_id)
+            return False
+        if table.status == "over" or table.game is None:
+            await self.release(table_id)
+            return False
+        table.drive()
+        return True
+
+    def _forget_unneeded(self) -> None:
+        """Let a playing table this worker keeps but does not drive leave memory once no socket of
+        this worker was on it for ``evict_after`` seconds and nobody asked for it meanwhile (the
+        next request or socket loads it again): a worker keeps only what it drives or serves."""
+        lobby = self.lobby
+        now = asyncio.get_running_loop().time()
+        after = lobby.settings.evict_after
+        for table_id, table in list(lobby.tables.items()):
+            if (
+                table.status == "playing"
+                and table_id not in self.owned
+                and not table.lock.locked()
+                and not table.watchers
+                and all(s.conn is None for s in table.seats)
+                and now - table.touched >= after
+            ):
+                del lobby.tables[table_id]
+                self._spawn(table.stop())

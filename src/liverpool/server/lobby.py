@@ -375,10 +375,17 @@ class Lobby:
         first (a restart does not know when they were last used: they count from their creation)."""
         await self.expire_waiting()
         count = 0
+        # several workers: the playing tables are loaded by the workers that take their locks (a
+        # fair share each, server/bus.py), not by every worker
+        others = set(await self.store.playing()) if self.bus is not None else set()
         for table_id in await self.store.unfinished():
+            if table_id in others:
+                continue
             async with self._loading:  # the bus's poll may be loading tables meanwhile (server/bus.py)
                 if table_id in self.tables or await self._load(table_id) is not None:
                     count += 1
+        if self.bus is not None:
+            count += len(await self.bus.adopt())
         return count
 
     async def get(self, table_id: str) -> Table:

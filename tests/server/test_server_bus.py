@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,18 @@ from fastapi.testclient import TestClient
 from liverpool.bots import get
 from liverpool.driver import next_to_act
 from liverpool.server.bus import Bus
+from liverpool.server.lobby import Lobby
 from liverpool.server.store import NOTICE_BYTES, act_notices
 from server_helpers import Harness, as_sent, connect, running, server_settings
 
 
+def _lobby(client: TestClient) -> Lobby:
+    lobby: Lobby = client.app.state.lobby()  # type: ignore[attr-defined]
+    return lobby
+
+
 def _bus(client: TestClient) -> Bus:
-    bus = client.app.state.lobby().bus  # type: ignore[attr-defined]
+    bus = _lobby(client).bus
     assert bus is not None
     return bus
 
@@ -103,8 +110,12 @@ def _bot_table(client: TestClient, players: int = 3) -> tuple[str, str]:
 
 
 def _version(client: TestClient, table_id: str) -> int:
-    table = client.app.state.lobby().tables.get(table_id)  # type: ignore[attr-defined]
+    table = _lobby(client).tables.get(table_id)
     return -1 if table is None or table.game is None else int(table.game.version)
+
+
+def _keeps(lobby: Lobby, bus: Bus, ids: set[str]) -> bool:
+    return set(lobby.tables) & ids == bus.owned
 
 
 def _sql(url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]:
@@ -141,7 +152,7 @@ def test_a_worker_keeps_only_the_tables_it_drives_serves_or_was_asked_for(tmp_pa
         assert all(t in bus_a.owned for t in ids)  # the worker that started them drives them
         _wait(lambda: all(_version(a, t) > 10 for t in ids), "the bots of worker A never moved")
         time.sleep(3 * bus_b.poll)  # a few of B's polls: none loads a table B was not asked for
-        lobby_b = b.app.state.lobby()  # type: ignore[attr-defined]
+        lobby_b = _lobby(b)
         assert not set(ids) & set(lobby_b.tables)
         assert not set(ids) & bus_b.owned
         assert b.get(f"/api/tables/{ids[0]}").status_code == 200  # asked for: now kept at B
@@ -164,11 +175,44 @@ def test_the_tables_of_a_worker_gone_are_shared_out_by_their_free_locks(tmp_path
         assert bus_b.owned | bus_c.owned == set(ids) and not bus_b.owned & bus_c.owned
         assert len(bus_b.owned) <= 2 and len(bus_c.owned) <= 2
         for client, bus in ((b, bus_b), (c, bus_c)):  # each keeps the tables it took, and no other
-            lobby = client.app.state.lobby()  # type: ignore[attr-defined]
-            _wait(lambda lobby=lobby, bus=bus: set(lobby.tables) & set(ids) == bus.owned, "a taken table not loaded")
+            _wait(partial(_keeps, _lobby(client), bus, set(ids)), "a taken table was not loaded")
         # and they play on there
         at = {t: _version(b if t in bus_b.owned else c, t) for t in ids}
         _wait(
             lambda: all(_version(b if t in bus_b.owned else c, t) > at[t] for t in ids if at[t] >= 0),
             "a taken table does not move",
         )
+
+
+@pytest.mark.postgresql_only
+def test_the_listen_and_lock_connections_come_back_after_their_backends_are_terminated(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, **SLOW)
+    with running(settings) as (a, stack), running(settings) as (b, _stack_b):
+        table_id, token = _bot_table(a)
+        sock = connect(a, table_id, token, 0, stack)  # seat 0's socket at A
+        sock.expect("hello")
+        sock.send({"type": "autoplay", "on": True})
+        bus_a, bus_b = _bus(a), _bus(b)
+        assert table_id in bus_a.owned
+        _wait(lambda: _version(a, table_id) > 5, "the table never moved")
+        pids = dict(bus_a.backends)
+        heard = bus_a.notified
+        _sql(
+            settings.database,
+            "SELECT pg_terminate_backend(:p), pg_terminate_backend(:q)",
+            p=pids["listen"],
+            q=pids["locks"],
+        )
+        _wait(lambda: bus_a.reconnects >= 2, "worker A never reconnected")
+        assert bus_a.backends["listen"] != pids["listen"] and bus_a.backends["locks"] != pids["locks"]
+        # exactly one worker drives the table again (A lost its lock with its session)
+        _wait(lambda: (table_id in bus_a.owned) != (table_id in bus_b.owned), "nobody drives the table")
+        for _ in range(40):
+            assert not (table_id in bus_a.owned and table_id in bus_b.owned)
+            time.sleep(0.05)
+        # A hears the bus again (B's beats), and its socket follows the game on
+        _wait(lambda: bus_a.notified > heard + 1, "worker A hears nothing on its new LISTEN connection")
+        now = _version(a, table_id)
+        sock.until(lambda m: m["type"] == "state" and (m["version"] > now + 3 or m["view"]["is_over"]))
+        rows = _sql(settings.database, "SELECT count(*), max(idx) FROM actions WHERE table_id = :t", t=table_id)
+        assert rows[0][0] == rows[0][1] + 1  # one log, no gap, nothing twice

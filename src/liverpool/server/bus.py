@@ -82,16 +82,85 @@ class Bus:
         self.polled_catch_ups = 0
         self.notice_rows_applied = 0  # notices of actions applied from their rows (no read)
         self.notice_reads = 0  # notices of actions whose rows were read from the store
+        self.reconnects = 0  # LISTEN or lock connections opened again after PostgreSQL closed them
+        self.backends: dict[str, int] = {}  # the PostgreSQL backend pid of each connection (logs, tests)
+        self._listen_lost = False
+        self._locks_lost = False
 
     async def open(self) -> None:
+        await self._connect_listen()
+        await self._connect_locks()
+        self._loop_task = asyncio.create_task(self._run(), name="liverpool-bus")
+
+    async def _connect(self, name: str) -> AsyncConnection:
         engine = self.store.engine
         assert engine is not None
-        self._listen = await engine.connect()
-        raw = (await self._listen.get_raw_connection()).driver_connection
+        conn = await engine.connect()
+        raw = (await conn.get_raw_connection()).driver_connection
+        assert raw is not None
+        self.backends[name] = int(raw.get_server_pid())
+        return conn
+
+    async def _connect_listen(self) -> None:
+        conn = await self._connect("listen")
+        raw = (await conn.get_raw_connection()).driver_connection
         assert raw is not None
         await raw.add_listener(CHANNEL, self._on_notify)
-        self._locks = await engine.connect()
-        self._loop_task = asyncio.create_task(self._run(), name="liverpool-bus")
+        self._listen = conn
+
+    async def _connect_locks(self) -> None:
+        self._locks = await self._connect("locks")
+        self._locks_lost = False
+
+    @staticmethod
+    async def _closed(conn: AsyncConnection) -> bool:
+        try:
+            raw = (await conn.get_raw_connection()).driver_connection
+        except Exception:  # invalidated
+            return True
+        return raw is None or bool(raw.is_closed())
+
+    @staticmethod
+    async def _drop(conn: AsyncConnection) -> None:
+        with contextlib.suppress(Exception):
+            await conn.invalidate()  # not back to the pool: its session is gone
+        with contextlib.suppress(Exception):
+            await conn.close()
+
+    async def _reconnect(self) -> None:
+        """Open again a LISTEN or lock connection that PostgreSQL closed (a restart, a terminated
+        backend, the network). The notices sent meanwhile are lost: the versions poll catches up the
+        actions. The locks went with the lock connection's session: this worker drives none of its
+        tables from now on (their pumps stop) until it takes them again (:meth:`adopt`, its fair
+        share; another worker may have taken some meanwhile)."""
+        if self._listen is None or self._listen_lost or await self._closed(self._listen):
+            if self._listen is not None:
+                await self._drop(self._listen)
+            self._listen = None
+            await self._connect_listen()
+            self._listen_lost = False
+            self.reconnects += 1
+            log.warning("worker %s: the LISTEN connection came back (backend %d)", self.worker, self.backends["listen"])
+        if self._locks is None or self._locks_lost or await self._closed(self._locks):
+            async with self._locks_busy:
+                lost = sorted(self.owned)
+                self.owned.clear()  # PostgreSQL freed them with the session
+                for table_id in lost:
+                    table = self.lobby.tables.get(table_id)
+                    if table is not None:
+                        table.undrive()
+                if self._locks is not None:
+                    await self._drop(self._locks)
+                self._locks = None
+                await self._connect_locks()
+            self.reconnects += 1
+            log.warning(
+                "worker %s: the lock connection came back (backend %d); %d table(s) to take again",
+                self.worker,
+                self.backends["locks"],
+                len(lost),
+            )
+            await self.adopt()
 
     async def close(self) -> None:
         if self._loop_task is not None:
@@ -114,8 +183,12 @@ class Bus:
         if conn is None:
             return False
         async with self._locks_busy:
-            got = (await conn.execute(sa.text(sql), {"k": table_lock_key(table_id)})).scalar()
-            await conn.commit()
+            try:
+                got = (await conn.execute(sa.text(sql), {"k": table_lock_key(table_id)})).scalar()
+                await conn.commit()
+            except Exception:
+                self._locks_lost = await self._closed(conn)  # the next beat opens it again
+                raise
         return bool(got)
 
     async def try_drive(self, table_id: str) -> bool:
@@ -200,12 +273,17 @@ class Bus:
             await asyncio.sleep(self.poll)
 
     async def _beat(self, beats: int) -> None:
+        await self._reconnect()
         conn = self._listen
         if conn is not None:
             raw = (await conn.get_raw_connection()).driver_connection
             assert raw is not None
             payload = json.dumps({"w": self.worker, "k": "alive"})
-            await raw.execute(f"NOTIFY {CHANNEL}, '{payload}'")  # the id is hex and digits: no quote in it
+            try:
+                await raw.execute(f"NOTIFY {CHANNEL}, '{payload}'")  # the id is hex and digits: no quote in it
+            except Exception:
+                self._listen_lost = True  # the next beat opens it again
+                raise
         # the presence announced by workers gone silent (killed) is forgotten
         for worker in [w for w in self.seen if not self.alive(w)]:
             del self.seen[worker]
@@ -237,8 +315,12 @@ class Bus:
             "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
         )
         async with self._locks_busy:
-            rows = (await conn.execute(sa.text(sql))).all()
-            await conn.commit()
+            try:
+                rows = (await conn.execute(sa.text(sql))).all()
+                await conn.commit()
+            except Exception:
+                self._locks_lost = await self._closed(conn)
+                raise
         keys = set()
         for high, low in rows:
             key = (int(high) << 32) | int(low)

@@ -493,6 +493,15 @@ class Table:
         self._start_pump()
         self.wake.set()
 
+    def undrive(self) -> None:
+        """This worker no longer drives the table (its lock went with a lost connection): the pump
+        stops at its next turn, before any move (server/bus.py)."""
+        self.wake.set()
+
+    def _driven_elsewhere(self) -> bool:
+        bus = self.bus
+        return bus is not None and self.id not in bus.owned
+
     async def _publish(self, kind: str, **fields: Any) -> None:
         """Tell the other workers of a change they keep too (nothing without them)."""
         bus = self.bus
@@ -1309,6 +1318,9 @@ class Table:
             g = self.game
             if g is None or g.is_over:
                 return
+            if self._driven_elsewhere():  # this worker lost the table's lock: another one drives it
+                self._pump = None
+                return
             wait = self.pacing.hold_wait(loop.time())
             if wait is not None:  # the deal-end pause: nothing moves until it ends
                 away = self.pacing.grace_left(self, loop.time())  # a seat waited for while away
@@ -1339,6 +1351,8 @@ class Table:
                     continue  # something changed: plan again
                 except TimeoutError:
                     pass
+            if self._driven_elsewhere():
+                continue  # (stops above)
             try:
                 await self._bot_move(seat, g.version)
             except Exception:  # a bot's bug must not stop the table: the seat waits for a person

@@ -162,15 +162,36 @@ class TableRun:
                 await ws.send(json.dumps({"type": "act", "version": msg["version"], "action": choice}))
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """The CPU time (user + system) a process used so far, from /proc (None elsewhere)."""
-    if pid is None:
-        return None
+def _stat(pid: int) -> list[str] | None:
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user + system) a process and the processes it started (the workers of
+    ``--workers N``, the bot and replay workers) used so far, from /proc (None elsewhere)."""
+    if pid is None:
+        return None
+    fields = _stat(pid)
+    if fields is None:
+        return None
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (f := _stat(int(entry.name))) is not None:
+            parents[int(entry.name)] = int(f[1])
+    tree, grew = {pid}, True
+    while grew:
+        more = {p for p, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    ticks = 0
+    for p in tree:
+        f = fields if p == pid else _stat(p)
+        if f is not None:
+            ticks += int(f[11]) + int(f[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 class Sample:
@@ -311,8 +332,11 @@ def paced_stores(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
     counts = [int(n) for n in args.paced.split(",")]
     out: dict[str, Any] = {}
     cluster = None
+    trees: list[tuple[str, Path | None]] = [("", None)]
+    if args.compare is not None:  # the other checkout's server on each store first, then this tree's
+        trees.insert(0, ("compare_", args.compare))
     try:
-        for store in args.stores.split(","):
+        for store, (prefix, source) in ((s, t) for s in args.stores.split(",") for t in trees):
             if store not in ("sqlite", "postgresql1", "postgresql2"):
                 raise SystemExit(f"--stores: unknown store {store!r}")
             database = None
@@ -323,30 +347,33 @@ def paced_stores(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
                     cluster = Cluster()
                     cluster.start()
                 database = cluster.database()
-            (folder / store).mkdir()
+            (folder / f"{prefix}{store}").mkdir()
             port = free_port()
             proc = start_server(
-                folder / store,
+                folder / f"{prefix}{store}",
                 port,
                 args.synchronous,
+                source,
                 database=database,
                 workers=int(store[-1:] or 1) if store != "sqlite" else 1,
             )
             try:
                 base = f"http://127.0.0.1:{port}"
-                asyncio.run(measure(base, 1, min(2.0, args.seconds), 0.0))  # warm-up
-                # (the server's CPU time is that of its first process only: not shown for workers)
-                out[f"paced_{store}"] = paced_capacity(
-                    base, counts, args.seconds, proc.pid if store != "postgresql2" else None
-                )
+                # warm-up: tables enough to reach every worker (each starts its bot, replay and hint
+                # processes on its first tables: not a cost of the first count measured)
+                asyncio.run(measure(base, 8, min(3.0, args.seconds), 0.5, bots=2))
+                # (the server's CPU time: its process and those it started, the workers too)
+                out[f"{prefix}paced_{store}"] = paced_capacity(base, counts, args.seconds, proc.pid)
             finally:
                 stop_server(proc)
     finally:
         if cluster is not None:
             cluster.stop()
-    one, two = out.get("paced_postgresql1"), out.get("paced_postgresql2")
-    if one and two and one["paced_capacity_tables"]:
-        out["paced_capacity_2_vs_1_workers"] = round(two["paced_capacity_tables"] / one["paced_capacity_tables"], 2)
+    for prefix, _source in trees:
+        one, two = out.get(f"{prefix}paced_postgresql1"), out.get(f"{prefix}paced_postgresql2")
+        if one and two and one["paced_capacity_tables"]:
+            ratio = round(two["paced_capacity_tables"] / one["paced_capacity_tables"], 2)
+            out[f"{prefix}paced_capacity_2_vs_1_workers"] = ratio
     return out
 
 

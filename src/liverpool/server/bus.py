@@ -1,18 +1,25 @@
 """Several server workers on one PostgreSQL store (``liverpool serve --workers N``).
 
-Any worker serves any table. Each worker keeps a replica of the tables it serves, rebuilt from the
-action log; an action a worker receives is validated on its replica and inserted at (table id,
-seq): the key refuses a seq written by another worker first (:class:`.store.Conflict`), and the
-worker then catches up from the log and validates again (a log never forks, nothing is applied
-twice). Every commit of actions notifies the other workers in its own transaction (PostgreSQL
-``LISTEN``/``NOTIFY`` on :data:`.store.CHANNEL`, through asyncpg's ``add_listener`` on a
-connection of its own); they catch up from the store and push the new states to their sockets.
-A poll every ``poll`` seconds catches up too, so a lost notification only delays.
+Any worker serves any table, and keeps in memory only the tables it needs: those it drives, those
+it has sockets of, those it was asked for (each rebuilt from the action log when first needed; a
+playing table kept without a socket here or a driver's lock leaves memory after ``evict_after``).
+An action a worker receives is validated on its replica and inserted at (table id, seq): the key
+refuses a seq written by another worker first (:class:`.store.Conflict`), and the worker then
+catches up from the log and validates again (a log never forks, nothing is applied twice). Every
+commit of actions notifies the other workers in its own transaction (PostgreSQL ``LISTEN``/``NOTIFY``
+on :data:`.store.CHANNEL`, through asyncpg's ``add_listener`` on a connection of its own), with the
+new rows when they fit (:func:`.store.act_notices`): a worker with the table in memory applies them
+without reading the store and pushes the new states to its sockets. A poll every ``poll`` seconds
+reads the last seq of each table kept here (one index probe each), so a lost notification only
+delays.
 
 A table's bots, timers and pacing clock are driven by exactly one worker at a time: the one that
 holds the table's session advisory lock (``pg_try_advisory_lock`` on a connection of its own).
-When that worker dies its connection closes and PostgreSQL frees the lock; another worker's poll
-takes it and drives the table from then on.
+When that worker dies its connection closes and PostgreSQL frees the lock; every other ``2 *
+poll`` seconds each worker reads which locks are held (``pg_locks``) and takes free ones of
+playing tables, up to its fair share (:meth:`Bus.adopt`). The LISTEN and lock connections are
+opened again when PostgreSQL closes them; the locks go with the lock connection's session, so
+the worker stops driving until it takes its share again.
 
 What the driving worker needs of the other workers' sockets travels on the same channel: a
 person's presence (connected, left), ``autoplay``, ``prefs`` and ``continue``; chat lines (kept in

@@ -139,7 +139,7 @@ def _sql(url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]:
 
 
 # a person who leaves is played by a bot at once; bots move every 50 ms (the game lasts)
-SLOW = {"grace": 0.0, "bot_delay": 0.05}
+SLOW: dict[str, Any] = {"grace": 0.0, "bot_delay": 0.05}
 
 
 @pytest.mark.postgresql_only

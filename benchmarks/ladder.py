@@ -1,10 +1,17 @@
 """The ladder of the bot levels as the server's ratings see it (docs/players.md): duplicate games
 (each seed's deals played once per rotation of the levels over the seats), each rated by the
 server's function (``liverpool.server.ratings.rate``, bots seated twice merged as the server
-merges them). Prints each level's total points and rating.
+merges them; a level seated more than once counts its points per seat). Prints each level's
+points, games won and rating, and each seed's points per level (for a paired margin).
 
     python benchmarks/ladder.py --levels easy,medium,hard --schedule 3S/10,2S1R/12,1S2R/12 \\
         --seeds 6 --think 0.05 --jobs 2
+
+The second table of ``tests/server/test_ratings_ladder.py`` (the same games: seat ``i``'s bot is
+seeded ``100 seed + i`` there too; the ratings here start new):
+
+    python benchmarks/ladder.py --levels hard,medium,medium,medium --schedule '2S1R/12,1S2R/12,3R/12*' \\
+        --samples 24 --first-seed 9100 --seeds 10 --jobs 2
 
 Not part of ``make bench`` (minutes of CPU with the hard bot).
 """

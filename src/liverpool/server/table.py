@@ -160,7 +160,15 @@ class Connection:
     """One seat's socket: a queue of outgoing texts (sent by a writer task in order) and the
     per-socket bookkeeping: events already sent, the legal list last sent, the rate limit."""
 
-    def __init__(self, ws: WebSocket | None, seat: int, rate: float, burst: int, flood_window: float = 60.0) -> None:
+    def __init__(
+        self,
+        ws: WebSocket | None,
+        seat: int,
+        rate: float,
+        burst: int,
+        flood_window: float = 60.0,
+        flood_close: int = 40,
+    ) -> None:
         self.ws = ws
         self.seat = seat
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -178,6 +186,25 @@ class Connection:
         self._flood_window = flood_window
         self._refusals: deque[float] = deque()  # when those were refused
         self._limited_at = -1e9  # when the last ``rate_limited`` error was sent
+        self._flood_close = flood_close
+
+    @classmethod
+    def of(cls, ws: WebSocket | None, seat: int, settings: Settings) -> Connection:
+        """A socket's connection with the server's limits (a seat's, or a spectator's: ``seat`` -1)."""
+        return cls(ws, seat, settings.rate, settings.burst, settings.flood_window, settings.flood_close)
+
+    def admit(self) -> bool:
+        """The admission of one message of this socket, the same for a seat's and a spectator's
+        (:func:`run_socket` asks it before any message is handled): False when the message is
+        dropped by the rate limit; at most one ``rate_limited`` error a second answers a flood,
+        and ``flood_close`` refusals within ``flood_window`` seconds close the socket (1008)."""
+        if self.allow():
+            return True
+        if self.refused >= self._flood_close:
+            self.close("flooding: too many messages", 1008)
+        elif self.limited_error_due():
+            self.error("rate_limited", "too many messages: slow down (messages over the limit are dropped)")
+        return False
 
     def send(self, msg: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or JSON text already encoded)."""
@@ -830,7 +857,7 @@ class Table:
     # ------------------------------------------------------------------ sockets
     async def connect(self, ws: WebSocket | None, seat: Seat) -> Connection:
         """A new socket for ``seat`` (an older one is closed); it gets ``hello`` first."""
-        conn = Connection(ws, seat.index, self.settings.rate, self.settings.burst, self.settings.flood_window)
+        conn = Connection.of(ws, seat.index, self.settings)
         async with self.lock:
             if self.bus is not None:
                 await self._refresh_locked()  # the replica as the store has it, before hello
@@ -870,13 +897,8 @@ class Table:
         self.wake.set()
 
     async def receive(self, conn: Connection, text: str | bytes) -> None:
-        """Handle one client message; every refusal is an ``error`` to this socket only."""
-        if not conn.allow():
-            if conn.refused >= self.settings.flood_close:
-                conn.close("flooding: too many messages", 1008)
-            elif conn.limited_error_due():
-                conn.error("rate_limited", "too many messages: slow down (messages over the limit are dropped)")
-            return
+        """Handle one client message admitted by :meth:`Connection.admit` (:func:`run_socket`);
+        every refusal is an ``error`` to this socket only."""
         try:
             msg = parse_client_message(text)
         except ProtocolError as exc:
@@ -1391,7 +1413,9 @@ class Table:
 async def run_socket(ws: WebSocket, conn: Connection, handle: Callable[[str], Awaitable[None]]) -> None:
     """The loop of one accepted socket, a seat's or a spectator's (server/spectate.py): a writer
     task sends ``conn``'s queue in order (None: close with its code and reason), the reader hands
-    each message's text to ``handle`` until the client leaves or the writer ends. A client that
+    each message's text admitted by :meth:`Connection.admit` (the rate limit and flood control,
+    one path for seats and spectators alike) to ``handle`` until the client leaves or the writer
+    ends. A client that
     went away (a disconnect, a send that fails) ends it quietly; any other error is a bug and is
     raised (uvicorn logs it and closes the socket with 1011)."""
     from fastapi import WebSocketDisconnect
@@ -1424,7 +1448,8 @@ async def run_socket(ws: WebSocket, conn: Connection, handle: Callable[[str], Aw
             if text is None:
                 data = message.get("bytes") or b""
                 text = data.decode("utf-8", errors="replace")
-            await handle(text)
+            if conn.admit():
+                await handle(text)
     except WebSocketDisconnect:
         pass
     finally:

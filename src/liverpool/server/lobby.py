@@ -29,7 +29,7 @@ from .names import bot_seat_name
 from .pacing import load_table_options, save_table_options, table_options
 from .protocol import CreateTable, SeatSpec
 from .ratings import is_rated, mark_unrated, record_finished, unrated_tables
-from .store import Store
+from .store import RematchTaken, Store
 
 if TYPE_CHECKING:
     from .bus import Bus
@@ -218,12 +218,19 @@ class Lobby:
             )
 
     async def create(
-        self, spec: CreateTable, rematch_of: str | None = None, address: str | None = None, waits: bool = True
+        self,
+        spec: CreateTable,
+        rematch_of: str | None = None,
+        address: str | None = None,
+        waits: bool = True,
+        people: dict[int, tuple[str | None, str]] | None = None,
     ) -> tuple[Table, str]:
         """A new table from a request: (table, the creator's token). LobbyError 422 names a bad
         option, 429 a cap on waiting tables reached (``address``: the client's, counted per
         address too). A table started at once (``waits`` False: a quick play, a rematch) is
-        not counted."""
+        not counted. ``people``: person's seats besides seat 0 given at once (a rematch's: seat
+        -> (name, token)); a rematch is kept with its tokens' hashes in the table's transaction
+        (:class:`.store.RematchTaken` when another request made that table's rematch first)."""
         waits = waits and rematch_of is None
         if waits:
             self._check_waiting_caps(address)
@@ -249,6 +256,8 @@ class Lobby:
         token = new_token()
         seats[0].name = spec.name
         seats[0].token_hash = hash_token(token)
+        for i, (name, given) in (people or {}).items():
+            seats[i].name, seats[i].token_hash = name, hash_token(given)
         bot_delay = spec.bot_delay if spec.bot_delay is not None else self.settings.bot_delay
         table_id = _new_table_id()
         while table_id in self.tables:
@@ -274,6 +283,11 @@ class Lobby:
                 {"seat": s.index, "name": s.name, "kind": s.kind, "bot": s.bot, "token_hash": s.token_hash}
                 for s in seats
             ],
+            rematch=(
+                {s.index: s.token_hash for s in seats if s.kind == "human" and s.token_hash is not None}
+                if rematch_of is not None
+                else None
+            ),
         )
         table = Table(
             self,
@@ -298,7 +312,9 @@ class Lobby:
         await save_table_options(self.store, table_id, extras)
         table.pacing.buy_seconds, table.pacing.deal_pause = spec.buy_seconds, spec.deal_pause
         table.chat.option, table.spectators = spec.chat, spec.spectators
-        seats[0].disconnected_at = asyncio.get_running_loop().time()
+        for person in seats:
+            if person.token_hash is not None:
+                person.disconnected_at = asyncio.get_running_loop().time()
         self.tables[table_id] = table
         if waits:
             self._waiting[table_id] = (created, address)
@@ -340,23 +356,20 @@ class Lobby:
                     spectators=table.spectators,
                     rated=await is_rated(self.store, table.id),
                 )
-                new, first = await self.create(spec, rematch_of=table.id)
-                tokens = {0: first}
-                for s in table.seats[1:]:
-                    if s.kind == "human":
-                        t = new_token()
-                        tokens[s.index] = t
-                        ns = new.seats[s.index]
-                        await self.store.update_seat(new.id, s.index, name=s.name, token_hash=hash_token(t))
-                        ns.name, ns.token_hash = s.name, hash_token(t)
-                        ns.disconnected_at = asyncio.get_running_loop().time()
-                await self.store.save_rematch(table.id, new.id, {i: hash_token(t) for i, t in tokens.items()})
-                table.rematch_id = new.id
-                table.rematch_tokens = tokens
-                for s in table.seats:
-                    if s.conn is not None and s.index in tokens:
-                        s.conn.send({"type": "rematch", "table_id": new.id, "token": tokens[s.index]})
-                await new.start(first)
+                people = {s.index: (s.name, new_token()) for s in table.seats[1:] if s.kind == "human"}
+                try:
+                    # the table, its people's seats and the rematch's record: one transaction
+                    new, first = await self.create(spec, rematch_of=table.id, people=people)
+                except RematchTaken as taken:  # made first by another worker: that one is the rematch
+                    table.rematch_id = taken.rematch_id
+                else:
+                    tokens = {0: first} | {i: t for i, (_name, t) in people.items()}
+                    table.rematch_id = new.id
+                    table.rematch_tokens = tokens
+                    for s in table.seats:
+                        if s.conn is not None and s.index in tokens:
+                            s.conn.send({"type": "rematch", "table_id": new.id, "token": tokens[s.index]})
+                    await new.start(first)
             rematch_id = table.rematch_id
             given = table.rematch_tokens.get(seat.index)
         new_table = await self.get(rematch_id)

@@ -42,6 +42,7 @@ from sqlalchemy.pool import StaticPool
 __all__ = [
     "CHANNEL",
     "Conflict",
+    "RematchTaken",
     "Store",
     "StoreLocked",
     "TableRow",
@@ -79,6 +80,8 @@ tables = sa.Table(
     # last use of a waiting table known to the workers of a shared store (null: its creation)
     sa.Column("touched_at", sa.Float, nullable=True),
     sa.Index("ix_tables_status", "status"),
+    # one rematch per finished table, whichever workers made it at once (migration 0008)
+    sa.Index("ux_tables_rematch_of", "rematch_of", unique=True),
 )
 
 seats = sa.Table(
@@ -175,6 +178,16 @@ class StoreLocked(RuntimeError):
 
 class Conflict(Exception):
     """An action's (table id, seq) is taken: another worker wrote that seq first (shared store)."""
+
+
+class RematchTaken(Exception):
+    """The rematch of a finished table was made first by another request (another worker): its
+    id is ``rematch_id``; nothing of the refused one was written."""
+
+    def __init__(self, table_id: str, rematch_id: str) -> None:
+        super().__init__(f"table {table_id}: its rematch is {rematch_id}")
+        self.table_id = table_id
+        self.rematch_id = rematch_id
 
 
 CHANNEL = "liverpool"
@@ -502,12 +515,49 @@ class Store:
             raise
 
     # ------------------------------------------------------------------ writes
-    async def create_table(self, row: TableRow, seat_rows: list[dict[str, Any]]) -> None:
+    async def create_table(
+        self, row: TableRow, seat_rows: list[dict[str, Any]], rematch: dict[int, str] | None = None
+    ) -> None:
+        """A new table and its seats, in one transaction. A rematch (``row["rematch_of"]``) is
+        kept with them: ``rematch``, each person's seat and the hash of its token, goes to
+        ``rematches``. A finished table has one rematch (``tables.rematch_of`` is unique):
+        :class:`RematchTaken` names the one made first when another request made it (nothing of
+        this one is written)."""
+        now = time.time()
+        of = row.get("rematch_of")
+
         async def job(c: AsyncConnection) -> None:
             await c.execute(tables.insert().values(**row))
             await c.execute(seats.insert(), [{"table_id": row["id"], **s} for s in seat_rows])
+            if of is not None and rematch:
+                await c.execute(
+                    rematches.insert(),
+                    [
+                        {"table_id": of, "seat": i, "rematch_id": row["id"], "token_hash": h, "issued_at": now}
+                        for i, h in rematch.items()
+                    ],
+                )
 
-        await self._run(job)
+        try:
+            await self._run(job)
+        except sa.exc.IntegrityError:
+            if of is None:
+                raise
+            first = await self.rematch_made(of)
+            if first is None or first == row["id"]:
+                raise
+            raise RematchTaken(of, first) from None
+
+    async def rematch_made(self, table_id: str) -> str | None:
+        """The id of the table made as the rematch of ``table_id`` (``tables.rematch_of``), or None."""
+
+        async def job(c: AsyncConnection) -> str | None:
+            q = sa.select(tables.c.id).where(tables.c.rematch_of == table_id)
+            found = (await c.execute(q)).scalar_one_or_none()
+            return None if found is None else str(found)
+
+        result: str | None = await self._run(job)
+        return result
 
     async def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
         async def job(c: AsyncConnection) -> None:

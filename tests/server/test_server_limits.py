@@ -93,6 +93,36 @@ def test_tables_waiting_for_players_are_capped_per_address_and_expire(tmp_path: 
         assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
 
 
+def test_the_caps_on_waiting_tables_are_counted_from_the_store_across_a_restart(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, max_waiting=3, max_waiting_per_address=2)
+    with running(settings) as (client, _stack):
+        for _ in range(2):
+            assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
+        assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 429
+    with running(settings) as (client, _stack):  # a restart: the store still knows who made them
+        refused = client.post("/api/tables", json={"players": 2, "name": "Ana"})
+        assert refused.status_code == 429 and "you have 2 tables waiting" in refused.json()["detail"]
+        lobby = client.app.state.lobby()  # type: ignore[attr-defined]
+        lobby.tables.clear()  # out of this worker's memory altogether: still counted
+        assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 429
+        assert client.portal.call(lobby.waiting_count) == 2
+        assert client.portal.call(lobby.waiting_count, "testclient") == 2
+        assert client.portal.call(lobby.waiting_count, "elsewhere") == 0
+
+
+@pytest.mark.postgresql_only
+def test_two_workers_share_the_caps_on_waiting_tables(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, shared=True, max_waiting=3, max_waiting_per_address=2)
+    with running(settings) as (a, _stack), running(settings) as (b, _stack_b):
+        assert a.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
+        assert b.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
+        refused = a.post("/api/tables", json={"players": 2, "name": "Ana"})  # the address's third
+        assert refused.status_code == 429 and "you have 2 tables waiting" in refused.json()["detail"]
+        assert b.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 429
+        lobby_b = b.app.state.lobby()  # type: ignore[attr-defined]
+        assert b.portal.call(lobby_b.waiting_count) == 2
+
+
 def test_reads_are_rate_limited_per_address_and_finished_games_more(tmp_path: Path) -> None:
     settings = server_settings(tmp_path, get_rate=0.01, get_burst=10, heavy_rate=0.01, heavy_burst=3)
     with running(settings) as (client, _stack):

@@ -108,7 +108,10 @@ def test_rematch_asked_at_two_workers_at_once_makes_one_table(tmp_path: Path) ->
             joined = a.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()
             tokens = [created["token"], joined["token"]]
             socks = autoplay_to_end(a, table_id, tokens, stack, timeout=120)
-            assert b.get(f"/api/tables/{table_id}").json()["status"] == "over"  # B has it too
+            deadline = time.monotonic() + 60
+            while b.get(f"/api/tables/{table_id}").json()["status"] != "over":  # B has it too
+                assert time.monotonic() < deadline, "worker B never saw the game end"
+                time.sleep(0.05)
             answers: list[httpx.Response] = _at_once(
                 [
                     lambda t=table_id, k=tokens[0]: a.post(f"/api/tables/{t}/rematch", headers={"X-Seat-Token": k}),

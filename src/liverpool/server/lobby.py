@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -22,7 +23,7 @@ from ..rules import PRESETS, RuleSet, option_fields
 from . import advice
 from . import store as schema
 from .advice import Workers, json_bytes, record_bytes, record_of, replay_bytes, review_answer
-from .chat import chat_lines
+from .chat import chat_lines, chat_mutes
 from .config import Settings
 from .limits import RateLimiter
 from .names import bot_seat_name
@@ -33,7 +34,16 @@ from .store import RematchTaken, Store
 
 if TYPE_CHECKING:
     from .bus import Bus
-from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_to_store, new_token
+from .table import (
+    LobbyError,
+    Seat,
+    Table,
+    hash_token,
+    hints_from_store,
+    hints_to_store,
+    last_hint_from_store,
+    new_token,
+)
 
 __all__ = ["Lobby", "delete_waiting_tables", "option_fields", "rules_for", "waiting_made_before"]
 
@@ -116,7 +126,15 @@ async def delete_waiting_tables(store: Store, table_ids: list[str], unused_since
             ids = [str(i) for i in (await c.execute(q)).scalars()]
             if not ids:
                 continue
-            children = (schema.seats, schema.actions, schema.reviews, table_options, chat_lines, unrated_tables)
+            children = (
+                schema.seats,
+                schema.actions,
+                schema.reviews,
+                table_options,
+                chat_lines,
+                chat_mutes,
+                unrated_tables,
+            )
             for child in children:
                 await c.execute(child.delete().where(child.c.table_id.in_(ids)))
             r = schema.rematches.c
@@ -127,6 +145,11 @@ async def delete_waiting_tables(store: Store, table_ids: list[str], unused_since
 
     deleted: list[str] = await store._run(job)
     return deleted
+
+
+def address_key(address: str) -> str:
+    """What the store keeps of a client's address for the caps on waiting tables (its SHA-256)."""
+    return hashlib.sha256(address.encode()).hexdigest()
 
 
 def _new_table_id() -> str:
@@ -144,8 +167,6 @@ class Lobby:
         self.post_limits = RateLimiter(settings.rest_rate, settings.rest_burst, keys)
         self.get_limits = RateLimiter(settings.get_rate, settings.get_burst, keys)
         self.heavy_limits = RateLimiter(settings.heavy_rate, settings.heavy_burst, keys)
-        # the tables waiting for players that count against the caps: id -> (made at, by address)
-        self._waiting: dict[str, tuple[float, str | None]] = {}
         # when the waiting tables evicted from memory were last used (time.time()): their expiry
         self._last_used: dict[str, float] = {}
         self.waiting_deleted = 0
@@ -195,24 +216,18 @@ class Lobby:
             return self.get_limits.allow(client) and (not heavy or self.heavy_limits.allow(client))
         return self.post_limits.allow(client)
 
-    def waiting_count(self, address: str | None = None) -> int:
-        """Tables waiting for players that count against the caps (all, or ``address``'s):
-        made within ``waiting_expiry`` seconds and not started."""
-        now = time.time()
-        expiry = self.settings.waiting_expiry
-        for table_id, (made, _by) in list(self._waiting.items()):
-            table = self.tables.get(table_id)
-            if now - made >= expiry or (table is not None and table.status != "waiting"):
-                del self._waiting[table_id]
-        if address is None:
-            return len(self._waiting)
-        return sum(1 for _made, by in self._waiting.values() if by == address)
+    async def waiting_count(self, address: str | None = None) -> int:
+        """Tables waiting for players that count against the caps (all, or ``address``'s): made
+        within ``waiting_expiry`` seconds and not started, counted from the store (whichever
+        worker made them, before a restart too)."""
+        since = time.time() - self.settings.waiting_expiry
+        return await self.store.waiting_count(since, None if address is None else address_key(address))
 
-    def _check_waiting_caps(self, address: str | None) -> None:
+    async def _check_waiting_caps(self, address: str | None) -> None:
         settings = self.settings
-        if self.waiting_count() >= settings.max_waiting:
+        if await self.waiting_count() >= settings.max_waiting:
             raise LobbyError(429, "too many tables are waiting for players on this server: try again later")
-        if address is not None and self.waiting_count(address) >= settings.max_waiting_per_address:
+        if address is not None and await self.waiting_count(address) >= settings.max_waiting_per_address:
             raise LobbyError(
                 429, f"you have {settings.max_waiting_per_address} tables waiting for players: start or finish one"
             )
@@ -233,7 +248,7 @@ class Lobby:
         (:class:`.store.RematchTaken` when another request made that table's rematch first)."""
         waits = waits and rematch_of is None
         if waits:
-            self._check_waiting_caps(address)
+            await self._check_waiting_caps(address)
         try:
             rules = rules_for(spec.preset, spec.options, spec.players)
         except ValueError as exc:
@@ -278,6 +293,7 @@ class Lobby:
                 "status": "waiting",
                 "rematch_of": rematch_of,
                 "hints": hints_to_store(spec.hints),
+                "waiting_by": (address_key(address) if address is not None else "") if waits else None,
             },
             [
                 {"seat": s.index, "name": s.name, "kind": s.kind, "bot": s.bot, "token_hash": s.token_hash}
@@ -316,8 +332,6 @@ class Lobby:
             if person.token_hash is not None:
                 person.disconnected_at = asyncio.get_running_loop().time()
         self.tables[table_id] = table
-        if waits:
-            self._waiting[table_id] = (created, address)
         return table, token
 
     async def rematch(self, table: Table, token: str | None) -> tuple[Table, int, str]:
@@ -428,6 +442,7 @@ class Lobby:
                     token_hash=s["token_hash"],
                     hints_deal=s["hints_deal"],
                     hints_used=s["hints_used"] or 0,
+                    last_hint=last_hint_from_store(s),
                 )
                 for s in seat_rows
             ]
@@ -482,8 +497,6 @@ class Lobby:
             return None
         self.tables[table_id] = table
         if table.status == "waiting":
-            if table_id not in self._waiting:
-                self._waiting[table_id] = (row["created_at"], None)
             # its expiry counts from its last use, not from this load (a :meth:`get` counts as one)
             used = max(row["created_at"], self._last_used.pop(table_id, row["created_at"]))
             table.touched = min(table.touched, table.touched - (time.time() - used))
@@ -569,7 +582,6 @@ class Lobby:
                     expired.append(table_id)
             gone = await delete_waiting_tables(self.store, expired, unused_since) if expired else []
         for table_id in expired:
-            self._waiting.pop(table_id, None)
             self._last_used.pop(table_id, None)
             self._noted_use.pop(table_id, None)
         if gone:

@@ -79,6 +79,9 @@ tables = sa.Table(
     sa.Column("hints", sa.String(16), nullable=True),  # "off", "3", "unlimited" (null: the default, 3)
     # last use of a waiting table known to the workers of a shared store (null: its creation)
     sa.Column("touched_at", sa.Float, nullable=True),
+    # a table counted against the caps on waiting tables: the SHA-256 of the address that made it
+    # ("": none); null: not counted (a quick play, a rematch) (migration 0008)
+    sa.Column("waiting_by", sa.String(64), nullable=True),
     sa.Index("ix_tables_status", "status"),
     # one rematch per finished table, whichever workers made it at once (migration 0008)
     sa.Index("ux_tables_rematch_of", "rematch_of", unique=True),
@@ -95,6 +98,9 @@ seats = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("hints_deal", sa.Integer, nullable=True),  # the deal of ``hints_used``
     sa.Column("hints_used", sa.Integer, nullable=False, server_default="0"),
+    # the seat's last hint: the decision (version) it answered and {"action", "found"} (migration 0008)
+    sa.Column("hint_version", sa.Integer, nullable=True),
+    sa.Column("hint_answer", sa.JSON, nullable=True),
     sa.Index("ix_seats_name", "name"),
 )
 
@@ -767,6 +773,23 @@ class Store:
             await c.execute(seats.update().where(*where).values(hints_used=s.hints_used - 1))
 
         await self._run(job)
+
+    async def waiting_count(self, since: float, by: str | None = None) -> int:
+        """Tables waiting for players that count against the caps (``waiting_by`` set), made at
+        ``since`` (``time.time()``) or later and not started: all of them, or those made by the
+        address whose key is ``by`` (whichever worker made them, before a restart too)."""
+
+        async def job(c: AsyncConnection) -> int:
+            t = tables.c
+            q = sa.select(sa.func.count()).where(
+                t.status == "waiting", t.waiting_by.is_not(None), t.created_at >= since
+            )
+            if by is not None:
+                q = q.where(t.waiting_by == by)
+            return int((await c.execute(q)).scalar_one())
+
+        result: int = await self._run(job)
+        return result
 
     async def save_review(
         self, table_id: str, seat: int, samples: int, seed: int, review: dict[str, Any], seconds: float

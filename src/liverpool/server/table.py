@@ -70,6 +70,8 @@ __all__ = [
     "hint_limit",
     "hints_from_store",
     "hints_to_store",
+    "last_hint_from_store",
+    "last_hint_to_store",
     "new_token",
     "run_socket",
 ]
@@ -128,6 +130,22 @@ def hints_from_store(text: str | None) -> HintOption:
     if text == "unlimited":
         return "unlimited"
     return 3
+
+
+def last_hint_to_store(last: tuple[int, Action, dict[str, Any]] | None) -> dict[str, Any]:
+    """A seat's last hint as the store keeps it (``seats.hint_version``, ``seats.hint_answer``)."""
+    if last is None:
+        return {"hint_version": None, "hint_answer": None}
+    decision, action, found = last
+    return {"hint_version": decision, "hint_answer": {"action": action.to_dict(), "found": found}}
+
+
+def last_hint_from_store(row: dict[str, Any]) -> tuple[int, Action, dict[str, Any]] | None:
+    """A seat's last hint from its row (None: none kept, or a row of before migration 0008)."""
+    version, answer = row.get("hint_version"), row.get("hint_answer")
+    if version is None or not isinstance(answer, dict):
+        return None
+    return int(version), action_from_dict(answer["action"]), dict(answer["found"])
 
 
 def _dumps(msg: dict[str, Any]) -> str:
@@ -483,7 +501,12 @@ class Table:
         self.status = "over" if game.is_over else "playing"
         now = asyncio.get_running_loop().time()
         self._changed_at = self._decision_at = self._window_at = self.touched = now
-        self._stable_from = game.version
+        # the decision the current version belongs to (a game rebuilt after buys and passes: the
+        # version before them, as this table had it; a seat's last hint is kept by it)
+        stable = game.version
+        while stable > 0 and isinstance(game.actions[stable - 1], (Buy, Pass)):
+            stable -= 1
+        self._stable_from = stable
         for s in self.seats:
             if s.kind == "bot":
                 s.engine_bot = get(s.bot or "medium", seed=self.settings.seeds(f"bot{s.index}"))
@@ -633,6 +656,7 @@ class Table:
                 if found is not None:
                     r = found[1][seat.index]
                     seat.hints_deal, seat.hints_used = r["hints_deal"], r["hints_used"] or 0
+                    seat.last_hint = last_hint_from_store(r)
             elif kind == "chat":
                 line = dict(msg["m"]["line"])
                 self.chat.lines.append(line)
@@ -861,6 +885,7 @@ class Table:
         async with self.lock:
             if self.bus is not None:
                 await self._refresh_locked()  # the replica as the store has it, before hello
+                await self.chat.load_mutes(seat.index)  # muted maybe at another worker
             old = seat.conn
             seat.conn = conn
             seat.disconnected_at = None
@@ -934,7 +959,7 @@ class Table:
             return
         if isinstance(msg, MuteMessage):  # kept for the seat (server/chat.py); its chat again, filtered
             async with self.lock:
-                if not self.chat.mute(conn.seat, msg.who, msg.on):
+                if not await self.chat.mute(conn.seat, msg.who, msg.on):
                     conn.error("malformed", "too many people muted")
                 conn.send(self.chat.log_message(conn.seat))
             return
@@ -1118,13 +1143,19 @@ class Table:
                     if found is None:
                         raise ProtocolError("hint_failed", "the hint could not be computed; ask again")
                     raise ProtocolError("stale", f"the game moved on (version {g.version}) before the hint was ready")
+                last = (decision, action, found)  # kept with the count: asked again, not counted again
                 if self.bus is None:
                     await self.store.update_seat(
-                        self.id, seat.index, hints_deal=seat.hints_deal, hints_used=seat.hints_used
+                        self.id,
+                        seat.index,
+                        hints_deal=seat.hints_deal,
+                        hints_used=seat.hints_used,
+                        **last_hint_to_store(last),
                     )
                 else:  # counted in the store already: the other workers read it again
+                    await self.store.update_seat(self.id, seat.index, **last_hint_to_store(last))
                     await self._publish("hints", s=seat.index, d=deal)
-                seat.last_hint = (decision, action, found)
+                seat.last_hint = last
                 conn.send(self._hint_message(action, found, now_legal, seat))
         except ProtocolError as exc:
             conn.error(exc.code, exc.reason)

@@ -14,14 +14,10 @@ from collections import OrderedDict
 from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any
 
-import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from ..bots import names as bot_names
 from ..game import Game
 from ..rules import PRESETS, RuleSet, option_fields
 from . import advice
-from . import store as schema
 from .advice import Workers, json_bytes, record_bytes, record_of, replay_bytes, review_answer
 from .chat import chat_lines, chat_mutes
 from .config import Settings
@@ -45,7 +41,7 @@ from .table import (
     new_token,
 )
 
-__all__ = ["Lobby", "delete_waiting_tables", "option_fields", "rules_for", "waiting_made_before"]
+__all__ = ["WAITING_CHILDREN", "Lobby", "address_key", "option_fields", "rules_for"]
 
 log = logging.getLogger("liverpool.server")
 
@@ -79,72 +75,9 @@ def rules_for(preset: str, options: dict[str, Any], players: int | None = None) 
     return rules
 
 
-async def waiting_made_before(store: Store, cutoff: float) -> list[tuple[str, float]]:
-    """The tables of the store still waiting for players made before ``cutoff`` (a time of
-    ``time.time()``): (id, made at), oldest first."""
-
-    async def job(c: AsyncConnection) -> list[tuple[str, float]]:
-        q = (
-            sa.select(schema.tables.c.id, schema.tables.c.created_at)
-            .where(schema.tables.c.status == "waiting", schema.tables.c.created_at < cutoff)
-            .order_by(schema.tables.c.created_at)
-        )
-        return [(str(i), float(at)) for i, at in (await c.execute(q)).all()]
-
-    found: list[tuple[str, float]] = await store._run(job)
-    return found
-
-
-async def touch_waiting_table(store: Store, table_id: str, at: float) -> None:
-    """Note in the store that the waiting table ``table_id`` was used at ``at`` (``time.time()``),
-    for the other workers of a shared store; a later use already noted is kept."""
-    t = schema.tables.c
-
-    async def job(c: AsyncConnection) -> None:
-        fresher = sa.or_(t.touched_at.is_(None), t.touched_at < at)
-        await c.execute(
-            schema.tables.update().where(t.id == table_id, t.status == "waiting", fresher).values(touched_at=at)
-        )
-
-    await store._run(job)
-
-
-async def delete_waiting_tables(store: Store, table_ids: list[str], unused_since: float | None = None) -> list[str]:
-    """Delete from the store those of ``table_ids`` still waiting for players, with their seats,
-    options, chat and markers, in one transaction (a table that started meanwhile is left alone):
-    the ids deleted. With ``unused_since`` (several workers), only those the store knows no use
-    of since then (``touched_at``, or their creation when never noted)."""
-
-    async def job(c: AsyncConnection) -> list[str]:
-        gone: list[str] = []
-        t = schema.tables.c
-        for i in range(0, len(table_ids), 500):
-            chunk = table_ids[i : i + 500]
-            q = sa.select(t.id).where(t.id.in_(chunk), t.status == "waiting")
-            if unused_since is not None:
-                q = q.where(sa.func.coalesce(t.touched_at, t.created_at) < unused_since).with_for_update()
-            ids = [str(i) for i in (await c.execute(q)).scalars()]
-            if not ids:
-                continue
-            children = (
-                schema.seats,
-                schema.actions,
-                schema.reviews,
-                table_options,
-                chat_lines,
-                chat_mutes,
-                unrated_tables,
-            )
-            for child in children:
-                await c.execute(child.delete().where(child.c.table_id.in_(ids)))
-            r = schema.rematches.c
-            await c.execute(schema.rematches.delete().where(r.rematch_id.in_(ids) | r.table_id.in_(ids)))
-            await c.execute(schema.tables.delete().where(schema.tables.c.id.in_(ids)))
-            gone += ids
-        return gone
-
-    deleted: list[str] = await store._run(job)
-    return deleted
+WAITING_CHILDREN = (table_options, chat_lines, chat_mutes, unrated_tables)
+"""The other modules' tables with rows of a table waiting for players (deleted with it:
+:meth:`.store.Store.delete_waiting`)."""
 
 
 def address_key(address: str) -> str:
@@ -201,7 +134,7 @@ class Lobby:
         if self._noted_use.get(table.id, float("-inf")) > wall - self._sweep_every:
             return
         self._noted_use[table.id] = wall
-        await touch_waiting_table(self.store, table.id, wall)
+        await self.store.touch_waiting(table.id, wall)
 
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -576,11 +509,11 @@ class Lobby:
                     if self.tables.get(table_id) is table:
                         del self.tables[table_id]
                         expired.append(table_id)
-            for table_id, made in await waiting_made_before(self.store, wall - expiry):
+            for table_id, made in await self.store.waiting_made_before(wall - expiry):
                 unused = self._last_used.get(table_id, made) <= wall - expiry
                 if unused and table_id not in self.tables and table_id not in expired:
                     expired.append(table_id)
-            gone = await delete_waiting_tables(self.store, expired, unused_since) if expired else []
+            gone = await self.store.delete_waiting(expired, WAITING_CHILDREN, unused_since) if expired else []
         for table_id in expired:
             self._last_used.pop(table_id, None)
             self._noted_use.pop(table_id, None)

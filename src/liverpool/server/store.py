@@ -29,7 +29,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -790,6 +790,63 @@ class Store:
 
         result: int = await self._run(job)
         return result
+
+    async def waiting_made_before(self, cutoff: float) -> list[tuple[str, float]]:
+        """The tables still waiting for players made before ``cutoff`` (``time.time()``): (id,
+        made at), oldest first."""
+
+        async def job(c: AsyncConnection) -> list[tuple[str, float]]:
+            t = tables.c
+            q = sa.select(t.id, t.created_at).where(t.status == "waiting", t.created_at < cutoff).order_by(t.created_at)
+            return [(str(i), float(at)) for i, at in (await c.execute(q)).all()]
+
+        found: list[tuple[str, float]] = await self._run(job)
+        return found
+
+    async def touch_waiting(self, table_id: str, at: float) -> None:
+        """Note that the waiting table ``table_id`` was used at ``at`` (``time.time()``), for the
+        other workers of a shared store (``touched_at``); a later use already noted is kept."""
+        t = tables.c
+
+        async def job(c: AsyncConnection) -> None:
+            fresher = sa.or_(t.touched_at.is_(None), t.touched_at < at)
+            await c.execute(
+                tables.update().where(t.id == table_id, t.status == "waiting", fresher).values(touched_at=at)
+            )
+
+        await self._run(job)
+
+    async def delete_waiting(
+        self, table_ids: list[str], children: Sequence[sa.Table] = (), unused_since: float | None = None
+    ) -> list[str]:
+        """Delete those of ``table_ids`` still waiting for players, with their seats, actions,
+        reviews, rematch offers and their rows of ``children`` (the other modules' tables keyed
+        by ``table_id``: options, chat, mutes, markers), in one transaction (a table that started
+        meanwhile is left alone): the ids deleted. With ``unused_since`` (several workers), only
+        those the store knows no use of since then (``touched_at``, or their creation when never
+        noted)."""
+
+        async def job(c: AsyncConnection) -> list[str]:
+            gone: list[str] = []
+            t = tables.c
+            for i in range(0, len(table_ids), 500):
+                chunk = table_ids[i : i + 500]
+                q = sa.select(t.id).where(t.id.in_(chunk), t.status == "waiting")
+                if unused_since is not None:
+                    q = q.where(sa.func.coalesce(t.touched_at, t.created_at) < unused_since).with_for_update()
+                ids = [str(i) for i in (await c.execute(q)).scalars()]
+                if not ids:
+                    continue
+                for child in (seats, actions, reviews, *children):
+                    await c.execute(child.delete().where(child.c.table_id.in_(ids)))
+                r = rematches.c
+                await c.execute(rematches.delete().where(r.rematch_id.in_(ids) | r.table_id.in_(ids)))
+                await c.execute(tables.delete().where(t.id.in_(ids)))
+                gone += ids
+            return gone
+
+        deleted: list[str] = await self._run(job)
+        return deleted
 
     async def save_review(
         self, table_id: str, seat: int, samples: int, seed: int, review: dict[str, Any], seconds: float

@@ -50,14 +50,14 @@ def _flood(sock: Sock) -> tuple[list[str], float]:
     while time.monotonic() - started < 4:
         sock.send({"type": "ping"})
         time.sleep(0.05)
-    kinds = []
+    kinds: list[str] = []
     while True:
         msg = sock.recv()
         if msg["type"] == "closed":
             assert msg["code"] == 1008 and "flood" in msg["reason"], msg
             break
         if msg["type"] in ("pong", "error"):
-            kinds.append(msg.get("code", msg["type"]))
+            kinds.append(str(msg.get("code", msg["type"])))
     return kinds, time.monotonic() - started
 
 

@@ -128,7 +128,7 @@ def test_rematch_asked_at_two_workers_at_once_makes_one_table(tmp_path: Path) ->
                 q = tables.select().where(tables.c.rematch_of == table_id)
                 return [r["id"] for r in (await c.execute(q)).mappings().all()]
 
-            assert a.portal.call(store._run, made) == [new_id]
+            assert a.portal.call(store._run, made) == [new_id]  # type: ignore[union-attr]
             # each answer's token opens its seat at the rematch
             for seat, answer in enumerate(answers):
                 assert answer.json()["seat"] == seat

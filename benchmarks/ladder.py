@@ -1,10 +1,17 @@
 """The ladder of the bot levels as the server's ratings see it (docs/players.md): duplicate games
 (each seed's deals played once per rotation of the levels over the seats), each rated by the
 server's function (``liverpool.server.ratings.rate``, bots seated twice merged as the server
-merges them). Prints each level's total points and rating.
+merges them; a level seated more than once counts its points per seat). Prints each level's
+points, games won and rating, and each seed's points per level (for a paired margin).
 
     python benchmarks/ladder.py --levels easy,medium,hard --schedule 3S/10,2S1R/12,1S2R/12 \\
         --seeds 6 --think 0.05 --jobs 2
+
+The second table of ``tests/server/test_ratings_ladder.py`` (the same games: seat ``i``'s bot is
+seeded ``100 seed + i`` there too; the ratings here start new):
+
+    python benchmarks/ladder.py --levels hard,medium,medium,medium --schedule '2S1R/12,1S2R/12,3R/12*' \\
+        --samples 24 --first-seed 9100 --seeds 10 --jobs 2
 
 Not part of ``make bench`` (minutes of CPU with the hard bot).
 """
@@ -34,7 +41,7 @@ def play(job: tuple[int, int, tuple[str, ...], str, float | None, int | None]) -
         hard["samples"] = samples
     players = [bots.get(lv, seed=100 * seed + i, **(hard if lv == "hard" else {})) for i, lv in enumerate(levels)]
     game = driver.play_game(Game.new(players=len(levels), rules=rules, seed=seed), players)
-    return {"levels": levels, "scores": game.scores, "winners": game.winners}
+    return {"seed": seed, "levels": levels, "scores": game.scores, "winners": game.winners}
 
 
 def main() -> None:
@@ -60,13 +67,19 @@ def main() -> None:
         results = list(pool.map(play, jobs))
     current = {lv: (MU, SIGMA) for lv in levels}
     points = dict.fromkeys(levels, 0.0)
+    per_seed: dict[int, dict[str, float]] = {}  # each seed's points per level (per seat) over its rotations
+    wins = dict.fromkeys(levels, 0.0)  # games won, a shared win split
     for r in results:
         seats = [SeatResult(lv, "bot", lv, r["scores"][i], i in r["winners"]) for i, lv in enumerate(r["levels"])]
         new = rate([current[lv] for lv in r["levels"]], rank_places(seats))
         merged: dict[str, list[tuple[float, float]]] = {}
-        for lv, nr in zip(r["levels"], new, strict=True):
+        for i, (lv, nr) in enumerate(zip(r["levels"], new, strict=True)):
             merged.setdefault(lv, []).append(nr)
-            points[lv] += r["scores"][r["levels"].index(lv)] / r["levels"].count(lv)
+            points[lv] += r["scores"][i] / r["levels"].count(lv)  # a level seated twice: per seat
+            seed_points = per_seed.setdefault(r["seed"], dict.fromkeys(levels, 0.0))
+            seed_points[lv] += r["scores"][i] / r["levels"].count(lv)
+            if i in r["winners"]:
+                wins[lv] += 1 / len(r["winners"])
         for lv, rs in merged.items():
             current[lv] = (sum(x[0] for x in rs) / len(rs), sum(x[1] for x in rs) / len(rs))
     print(
@@ -74,6 +87,8 @@ def main() -> None:
             {
                 "games": len(results),
                 "seconds": round(time.perf_counter() - started, 1),
+                "wins": {lv: round(w, 2) for lv, w in wins.items()},
+                "per_seed": {str(sd): {lv: round(p, 1) for lv, p in ps.items()} for sd, ps in per_seed.items()},
                 "levels": {
                     lv: {
                         "points": points[lv],

@@ -174,9 +174,32 @@ def test_with_two_workers_a_seat_has_one_hint_count_whichever_worker_it_asks(tmp
         moved = connect(b, h.table_id, h.tokens[asker], asker, stack_b)  # the seat's socket moves to B
         hello = moved.expect("hello")
         assert hello["hints_left"] == 2
+        # asked again for the same decision at B: the same hint, not counted twice (the last hint
+        # is kept in the store with the count)
         second = _ask(moved, h.game.version)
-        assert second["type"] == "hint" and second["left"] == 1
-        assert second["action"] == first["action"]
+        assert second == first
+        h.socks[asker] = moved
+        _next_decision(h, asker)
+        third = _ask(moved, h.game.version)
+        assert third["type"] == "hint" and third["left"] == 1
+
+
+def test_the_last_hint_is_kept_with_its_count_across_a_restart(tmp_path: Path) -> None:
+    seed = 4
+    settings = server_settings(tmp_path, game_seed=seed, **FAST)
+    with running(settings) as (client, stack):
+        h = Harness(client, stack, seed, players=3)
+        asker = h.game.current
+        first = _ask(h.socks[asker], h.game.version)
+        assert first["type"] == "hint" and first["left"] == 2
+        table_id, tokens, game = h.table_id, h.tokens, h.game
+    with running(settings) as (client, stack):
+        h = Harness.resume(client, stack, table_id, tokens, game)
+        # the same decision after the restart: the same hint, not counted again
+        assert _ask(h.socks[asker], h.game.version) == first
+        _next_decision(h, asker)
+        answer = _ask(h.socks[asker], h.game.version)
+        assert answer["type"] == "hint" and answer["left"] == 1
 
 
 def test_hints_answer_the_asker_only_count_down_per_deal_and_survive_a_restart(tmp_path: Path) -> None:

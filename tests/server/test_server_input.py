@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from liverpool.server.protocol import MAX_MESSAGE_BYTES
-from server_helpers import Harness, running, server_settings
+from server_helpers import Harness, Sock, running, server_settings
 
 
 def _nested(depth: int) -> str:
@@ -43,6 +43,24 @@ def test_deeply_nested_json_is_malformed_and_the_socket_goes_on(tmp_path: Path) 
             assert ws.receive_json()["code"] == "bad_token"
 
 
+def _flood(sock: Sock) -> tuple[list[str], float]:
+    """About 20 pings a second for 4 s on ``sock``, then everything it got until it was closed
+    (which must be 1008, flooding): the pongs and error codes, and the seconds it all took."""
+    started = time.monotonic()
+    while time.monotonic() - started < 4:
+        sock.send({"type": "ping"})
+        time.sleep(0.05)
+    kinds: list[str] = []
+    while True:
+        msg = sock.recv()
+        if msg["type"] == "closed":
+            assert msg["code"] == 1008 and "flood" in msg["reason"], msg
+            break
+        if msg["type"] in ("pong", "error"):
+            kinds.append(str(msg.get("code", msg["type"])))
+    return kinds, time.monotonic() - started
+
+
 def test_a_steady_flood_just_over_the_rate_is_closed_with_one_error_a_second(tmp_path: Path) -> None:
     # 5 messages a second allowed (bursts of 5), about 20 sent a second, steadily: most are
     # refused, allowed ones coming between them, and the 15th refusal within the window
@@ -50,20 +68,7 @@ def test_a_steady_flood_just_over_the_rate_is_closed_with_one_error_a_second(tmp
     settings = server_settings(tmp_path, game_seed=3, rate=5.0, burst=5, flood_close=15, flood_window=60.0)
     with running(settings) as (client, stack):
         h = Harness(client, stack, game_seed=3, players=2)
-        sock = h.socks[0]
-        started = time.monotonic()
-        while time.monotonic() - started < 4:
-            sock.send({"type": "ping"})
-            time.sleep(0.05)
-        kinds = []
-        while True:
-            msg = sock.recv()
-            if msg["type"] == "closed":
-                assert msg["code"] == 1008 and "flood" in msg["reason"]
-                break
-            if msg["type"] in ("pong", "error"):
-                kinds.append(msg.get("code", msg["type"]))
-        elapsed = time.monotonic() - started
+        kinds, elapsed = _flood(h.socks[0])
         assert kinds.count("pong") >= 6  # the burst and more: messages were answered: a flood just over the rate
         limited = kinds.count("rate_limited")
         assert 1 <= limited <= int(elapsed) + 1, (limited, elapsed)
@@ -71,6 +76,26 @@ def test_a_steady_flood_just_over_the_rate_is_closed_with_one_error_a_second(tmp
         # the other seat is untouched
         h.socks[1].send({"type": "ping"})
         assert h.socks[1].until(lambda m: m["type"] == "pong")
+
+
+def test_a_flooding_spectator_is_closed_like_a_flooding_seat(tmp_path: Path) -> None:
+    # a watch socket goes through the seats' admission: the same rate, one rate_limited a
+    # second at most, closed (1008) at the 15th refusal of the window
+    settings = server_settings(tmp_path, game_seed=3, rate=5.0, burst=5, flood_close=15, flood_window=60.0)
+    with running(settings) as (client, stack):
+        h = Harness(client, stack, game_seed=3, players=2)
+        watcher = Sock(stack.enter_context(client.websocket_connect(f"/ws/tables/{h.table_id}/watch")), -1)
+        assert watcher.expect("hello")["spectator"] is True
+        kinds, elapsed = _flood(watcher)
+        assert kinds.count("pong") >= 6
+        limited = kinds.count("rate_limited")
+        assert 1 <= limited <= int(elapsed) + 1, (limited, elapsed)
+        assert set(kinds) == {"pong", "rate_limited"}
+        # the table and its seats are untouched
+        h.socks[1].send({"type": "ping"})
+        assert h.socks[1].until(lambda m: m["type"] == "pong")
+        again = Sock(stack.enter_context(client.websocket_connect(f"/ws/tables/{h.table_id}/watch")), -1)
+        assert again.expect("hello")["version"] == h.game.version
 
 
 def test_bodies_over_the_limit_are_413_counted_in_bytes_chunked_too(tmp_path: Path) -> None:

@@ -93,6 +93,36 @@ def test_tables_waiting_for_players_are_capped_per_address_and_expire(tmp_path: 
         assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
 
 
+def test_the_caps_on_waiting_tables_are_counted_from_the_store_across_a_restart(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, max_waiting=3, max_waiting_per_address=2)
+    with running(settings) as (client, _stack):
+        for _ in range(2):
+            assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
+        assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 429
+    with running(settings) as (client, _stack):  # a restart: the store still knows who made them
+        refused = client.post("/api/tables", json={"players": 2, "name": "Ana"})
+        assert refused.status_code == 429 and "you have 2 tables waiting" in refused.json()["detail"]
+        lobby = client.app.state.lobby()  # type: ignore[attr-defined]
+        lobby.tables.clear()  # out of this worker's memory altogether: still counted
+        assert client.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 429
+        assert client.portal.call(lobby.waiting_count) == 2  # type: ignore[union-attr]
+        assert client.portal.call(lobby.waiting_count, "testclient") == 2  # type: ignore[union-attr]
+        assert client.portal.call(lobby.waiting_count, "elsewhere") == 0  # type: ignore[union-attr]
+
+
+@pytest.mark.postgresql_only
+def test_two_workers_share_the_caps_on_waiting_tables(tmp_path: Path) -> None:
+    settings = server_settings(tmp_path, shared=True, max_waiting=3, max_waiting_per_address=2)
+    with running(settings) as (a, _stack), running(settings) as (b, _stack_b):
+        assert a.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
+        assert b.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 200
+        refused = a.post("/api/tables", json={"players": 2, "name": "Ana"})  # the address's third
+        assert refused.status_code == 429 and "you have 2 tables waiting" in refused.json()["detail"]
+        assert b.post("/api/tables", json={"players": 2, "name": "Ana"}).status_code == 429
+        lobby_b = b.app.state.lobby()  # type: ignore[attr-defined]
+        assert b.portal.call(lobby_b.waiting_count) == 2  # type: ignore[union-attr]
+
+
 def test_reads_are_rate_limited_per_address_and_finished_games_more(tmp_path: Path) -> None:
     settings = server_settings(tmp_path, get_rate=0.01, get_burst=10, heavy_rate=0.01, heavy_burst=3)
     with running(settings) as (client, _stack):
@@ -294,3 +324,68 @@ def test_forwarded_allow_ips_gives_each_player_behind_a_trusted_proxy_their_own_
     with liverpool_serve(tmp_path, "--get-rate", "0.01", "--forwarded-allow-ips", "192.0.2.1") as served:
         assert burst(served.http, "203.0.113.7")[-1] == 429
         assert _get(f"{served.http}/api/presets", "198.51.100.9") == 429
+
+
+def test_the_store_finds_notes_and_deletes_waiting_tables_with_their_rows(tmp_path: Path) -> None:
+    """The SQL about waiting tables is the store's (``Store.waiting_made_before``,
+    ``touch_waiting``, ``delete_waiting``): a table that started is never deleted, and a deleted
+    one leaves no row in any table keyed by it."""
+    import asyncio
+
+    from liverpool.server.chat import chat_lines, chat_mutes
+    from liverpool.server.lobby import WAITING_CHILDREN
+    from liverpool.server.store import Store
+    from server_helpers import database_for
+
+    url = database_for(tmp_path)
+
+    def row(table_id: str, at: float) -> dict[str, Any]:
+        return {"id": table_id, "created_at": at, "players": 2, "preset": "liverpool", "options": {}, "rules": {}}
+
+    async def main() -> None:
+        store = Store(url, exclusive=False)
+        await store.open()
+        try:
+            seat_rows: list[dict[str, Any]] = [
+                {"seat": 0, "name": "Ana", "kind": "human"},
+                {"seat": 1, "name": None, "kind": "human"},
+            ]
+            for table_id, at in (("old", 100.0), ("older", 50.0), ("new", time.time())):
+                await store.create_table(row(table_id, at) | {"status": "waiting"}, seat_rows)
+            await store.create_table(row("played", 10.0) | {"status": "playing"}, seat_rows)
+
+            async def extras(c: AsyncConnection) -> None:
+                await c.execute(table_options.insert().values(table_id="old", chat="players"))
+                await c.execute(chat_mutes.insert().values(table_id="old", seat=0, who="seat:1"))
+                await c.execute(
+                    chat_lines.insert().values(table_id="old", idx=0, at=1.0, kind="system", name="", text="hi")
+                )
+
+            await store._run(extras)
+            assert await store.waiting_made_before(1000.0) == [("older", 50.0), ("old", 100.0)]
+            await store.touch_waiting("old", 500.0)
+            await store.touch_waiting("old", 400.0)  # an earlier use: the later one is kept
+            await store.touch_waiting("played", 500.0)  # not waiting: not noted
+            found = await store.table_row("old")
+            assert found is not None and found[0]["touched_at"] == 500.0
+            played = await store.table_row("played")
+            assert played is not None and played[0]["touched_at"] is None
+            # several workers: "old" was used at 500, so it is not unused since 450
+            gone = await store.delete_waiting(["old", "older", "played"], WAITING_CHILDREN, unused_since=450.0)
+            assert gone == ["older"]
+            gone = await store.delete_waiting(["old", "played"], WAITING_CHILDREN)
+            assert gone == ["old"] and await store.table_row("old") is None
+            assert await store.table_row("played") is not None  # started: left alone
+
+            async def left(c: AsyncConnection) -> list[int]:
+                counts = []
+                for t in (seats, table_options, chat_mutes, chat_lines):
+                    q = sa.select(sa.func.count()).where(t.c.table_id.in_(["old", "older"]))
+                    counts.append(int((await c.execute(q)).scalar_one()))
+                return counts
+
+            assert await store._run(left) == [0, 0, 0, 0]
+        finally:
+            await store.close()
+
+    asyncio.run(main())

@@ -77,3 +77,52 @@ def test_hint_workers_end_after_the_server_is_killed(tmp_path: Path) -> None:
             for w in workers:
                 if _alive(w):
                     os.kill(w, signal.SIGKILL)
+
+
+def test_ctrl_c_stops_the_server_and_its_workers_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C sends SIGINT to the whole process group: the server's and its pool workers' (a bot
+    worker that made a move, the hint worker). The workers leave it to the server (they start
+    with SIGINT ignored), which stops cleanly: no process prints a traceback."""
+    import subprocess
+    import sys
+
+    from websockets.sync.client import connect
+
+    from server_helpers import LIVERPOOL, database_for, free_port, listening
+
+    port = free_port()
+    log = tmp_path / "serve.log"
+    cmd = [*LIVERPOOL, "serve", "--port", str(port), "--database", database_for(tmp_path), "--grace", "0"]
+    with log.open("ab") as out:
+        server = subprocess.Popen(
+            [*cmd, "--bot-delay", "0", "--buy-window", "0"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, as a terminal's foreground job
+            env=os.environ | {"PYTHONUNBUFFERED": "1", "PYTHONPATH": os.pathsep.join(sys.path)},
+        )
+    try:
+        deadline = time.monotonic() + WAIT
+        while not listening(port):
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.05)
+        http = f"http://127.0.0.1:{port}"
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "hard"}]  # hard: its moves in the bot worker
+        made = _post(f"{http}/api/tables", {"players": 2, "seats": seats, "name": "Ana"})
+        table_id = made["table_id"]
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}/watch", open_timeout=30) as ws:
+            _post(f"{http}/api/tables/{table_id}/start", {}, token=made["token"])
+            while True:  # until the hard bot (seat 1) made a move: the bot worker is up and used
+                msg = json.loads(ws.recv(timeout=WAIT * 2))
+                if msg["type"] == "state" and (msg.get("last") or {}).get("seat") == 1:
+                    break
+        workers = [c for c in _children(server.pid) if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()]
+        assert workers, "no worker process"
+        os.killpg(server.pid, signal.SIGINT)
+        server.wait(timeout=WAIT)
+        output = log.read_text(errors="replace")
+        assert "Traceback" not in output and "KeyboardInterrupt" not in output, output[-5000:]
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()

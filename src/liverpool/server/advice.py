@@ -9,12 +9,14 @@ the store equals a fresh one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
+import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -148,10 +150,31 @@ def _ready() -> bool:
 PARENT_POLL = 1.0  # seconds between a worker's looks at its parent
 
 
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread meanwhile: a worker process started now (``spawn``) inherits
+    the blocked signal, so a Ctrl-C while it starts stays pending until its initializer ignores it
+    (:func:`_watch_parent`); a Ctrl-C for this process is delivered once it is unblocked."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _watch_parent(parent: int) -> None:
-    """A worker's initializer: a daemon thread that ends the worker (and the processes it started,
-    e.g. a review's own pool) once the server that started it is gone, even by ``kill -9``:
-    a pool's workers otherwise wait on their job queue for ever."""
+    """A worker's initializer: SIGINT ignored (Ctrl-C goes to the whole process group: the server
+    stops its workers itself, so a worker neither dies in the middle of a job nor prints a
+    traceback), then unblocked (it was blocked while the worker started: :func:`_sigint_blocked`);
+    and a daemon thread that ends the worker (and the processes it started, e.g. a review's own
+    pool) once the server that started it is gone, even by ``kill -9``: a pool's workers otherwise
+    wait on their job queue for ever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -190,7 +213,9 @@ class Workers:
         is dropped (the job fails; the next one starts a new pool)."""
         pool = self._executor()
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            with _sigint_blocked():  # (a worker process may start now)
+                running = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            return await running
         except BrokenExecutor:
             if self._pool is pool and pool is not None:
                 self._pool = None
@@ -202,7 +227,8 @@ class Workers:
         analysis), so the first job need not wait for it."""
         pool = self._executor()
         if pool is not None:
-            pool.submit(_ready)
+            with _sigint_blocked():
+                pool.submit(_ready)
 
     def close(self) -> None:
         if self._pool is not None:

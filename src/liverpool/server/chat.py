@@ -12,7 +12,8 @@ game and sent to every socket of the table as they come.
 - Mutes: each seat's muted talkers (``mute``: ``seat:N`` or ``name:NAME``) are kept by the table,
   for that seat, across its reconnects and clients (browser and terminal alike); a muted talker's
   lines are not sent to that seat (neither live nor in its ``chat_log``, which lists ``muted``).
-  They live in the table's memory, not in the store: a server restart forgets them.
+  They are kept in the store (``chat_mutes``, migration 0008_k21tab_store_state): a restart keeps
+  them, and a worker reads a seat's mutes again when a socket of that seat connects to it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .store import Store, metadata
 if TYPE_CHECKING:
     from .table import Connection
 
-__all__ = ["CHAT_CHOICES", "MAX_CHARS", "Chat", "ChatOption", "chat_lines", "clean_line", "talker"]
+__all__ = ["CHAT_CHOICES", "MAX_CHARS", "Chat", "ChatOption", "chat_lines", "chat_mutes", "clean_line", "talker"]
 
 ChatOption = Literal["players", "everyone", "off"]
 CHAT_CHOICES: tuple[str, ...] = ("players", "everyone", "off")
@@ -66,6 +67,15 @@ chat_lines = sa.Table(
     sa.Column("text", sa.String(400), nullable=False),
 )
 """Every line said at a table (migration 0004_i24web_family_table)."""
+
+chat_mutes = sa.Table(
+    "chat_mutes",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("who", sa.String(80), primary_key=True),  # the talker muted: seat:N or name:NAME
+)
+"""The talkers each seat of a table muted (migration 0008_k21tab_store_state)."""
 
 
 def clean_line(text: str) -> str:
@@ -105,6 +115,27 @@ class Chat:
         self.lines.clear()
         self.lines.extend(self._public(r) for r in rows)
         self.count = rows[-1]["idx"] + 1 if rows else 0
+        await self.load_mutes()
+
+    async def load_mutes(self, seat: int | None = None) -> None:
+        """The seats' mutes as the store keeps them (every seat's, or ``seat``'s: a socket of it
+        connects, maybe after it muted someone at another worker)."""
+        table_id = self.table_id
+
+        async def job(c: AsyncConnection) -> list[tuple[int, str]]:
+            m = chat_mutes.c
+            q = sa.select(m.seat, m.who).where(m.table_id == table_id)
+            if seat is not None:
+                q = q.where(m.seat == seat)
+            return [(int(r[0]), str(r[1])) for r in (await c.execute(q)).all()]
+
+        rows: list[tuple[int, str]] = await self.store._run(job)
+        if seat is None:
+            self.mutes.clear()
+        else:
+            self.mutes.pop(seat, None)
+        for s, who in rows:
+            self.mutes.setdefault(s, set()).add(who)
 
     @staticmethod
     def _public(row: dict[str, Any]) -> dict[str, Any]:
@@ -175,11 +206,24 @@ class Chat:
             message["muted"] = sorted(muted)
         return message
 
-    def mute(self, seat: int, who: str, on: bool) -> bool:
-        """Mute (or unmute) ``who`` for ``seat``; False when the seat muted too many already."""
+    async def mute(self, seat: int, who: str, on: bool) -> bool:
+        """Mute (or unmute) ``who`` for ``seat``, kept in the store first; False when the seat
+        muted too many already."""
         muted = self.mutes.setdefault(seat, set())
         if on and who not in muted and len(muted) >= MAX_MUTES:
             return False
+        if on == (who in muted):
+            return True
+        table_id = self.table_id
+        m = chat_mutes.c
+
+        async def job(c: AsyncConnection) -> None:
+            where = (m.table_id == table_id, m.seat == seat, m.who == who)
+            await c.execute(chat_mutes.delete().where(*where))  # (another worker's row of it)
+            if on:
+                await c.execute(chat_mutes.insert().values(table_id=table_id, seat=seat, who=who))
+
+        await self.store._run(job)
         if on:
             muted.add(who)
         else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -13,29 +14,34 @@ from collections import OrderedDict
 from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any
 
-import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection
-
 from ..bots import names as bot_names
 from ..game import Game
 from ..rules import PRESETS, RuleSet, option_fields
 from . import advice
-from . import store as schema
 from .advice import Workers, json_bytes, record_bytes, record_of, replay_bytes, review_answer
-from .chat import chat_lines
+from .chat import chat_lines, chat_mutes
 from .config import Settings
 from .limits import RateLimiter
 from .names import bot_seat_name
 from .pacing import load_table_options, save_table_options, table_options
 from .protocol import CreateTable, SeatSpec
 from .ratings import is_rated, mark_unrated, record_finished, unrated_tables
-from .store import Store
+from .store import RematchTaken, Store
 
 if TYPE_CHECKING:
     from .bus import Bus
-from .table import LobbyError, Seat, Table, hash_token, hints_from_store, hints_to_store, new_token
+from .table import (
+    LobbyError,
+    Seat,
+    Table,
+    hash_token,
+    hints_from_store,
+    hints_to_store,
+    last_hint_from_store,
+    new_token,
+)
 
-__all__ = ["Lobby", "delete_waiting_tables", "option_fields", "rules_for", "waiting_made_before"]
+__all__ = ["WAITING_CHILDREN", "Lobby", "address_key", "option_fields", "rules_for"]
 
 log = logging.getLogger("liverpool.server")
 
@@ -69,64 +75,14 @@ def rules_for(preset: str, options: dict[str, Any], players: int | None = None) 
     return rules
 
 
-async def waiting_made_before(store: Store, cutoff: float) -> list[tuple[str, float]]:
-    """The tables of the store still waiting for players made before ``cutoff`` (a time of
-    ``time.time()``): (id, made at), oldest first."""
-
-    async def job(c: AsyncConnection) -> list[tuple[str, float]]:
-        q = (
-            sa.select(schema.tables.c.id, schema.tables.c.created_at)
-            .where(schema.tables.c.status == "waiting", schema.tables.c.created_at < cutoff)
-            .order_by(schema.tables.c.created_at)
-        )
-        return [(str(i), float(at)) for i, at in (await c.execute(q)).all()]
-
-    found: list[tuple[str, float]] = await store._run(job)
-    return found
+WAITING_CHILDREN = (table_options, chat_lines, chat_mutes, unrated_tables)
+"""The other modules' tables with rows of a table waiting for players (deleted with it:
+:meth:`.store.Store.delete_waiting`)."""
 
 
-async def touch_waiting_table(store: Store, table_id: str, at: float) -> None:
-    """Note in the store that the waiting table ``table_id`` was used at ``at`` (``time.time()``),
-    for the other workers of a shared store; a later use already noted is kept."""
-    t = schema.tables.c
-
-    async def job(c: AsyncConnection) -> None:
-        fresher = sa.or_(t.touched_at.is_(None), t.touched_at < at)
-        await c.execute(
-            schema.tables.update().where(t.id == table_id, t.status == "waiting", fresher).values(touched_at=at)
-        )
-
-    await store._run(job)
-
-
-async def delete_waiting_tables(store: Store, table_ids: list[str], unused_since: float | None = None) -> list[str]:
-    """Delete from the store those of ``table_ids`` still waiting for players, with their seats,
-    options, chat and markers, in one transaction (a table that started meanwhile is left alone):
-    the ids deleted. With ``unused_since`` (several workers), only those the store knows no use
-    of since then (``touched_at``, or their creation when never noted)."""
-
-    async def job(c: AsyncConnection) -> list[str]:
-        gone: list[str] = []
-        t = schema.tables.c
-        for i in range(0, len(table_ids), 500):
-            chunk = table_ids[i : i + 500]
-            q = sa.select(t.id).where(t.id.in_(chunk), t.status == "waiting")
-            if unused_since is not None:
-                q = q.where(sa.func.coalesce(t.touched_at, t.created_at) < unused_since).with_for_update()
-            ids = [str(i) for i in (await c.execute(q)).scalars()]
-            if not ids:
-                continue
-            children = (schema.seats, schema.actions, schema.reviews, table_options, chat_lines, unrated_tables)
-            for child in children:
-                await c.execute(child.delete().where(child.c.table_id.in_(ids)))
-            r = schema.rematches.c
-            await c.execute(schema.rematches.delete().where(r.rematch_id.in_(ids) | r.table_id.in_(ids)))
-            await c.execute(schema.tables.delete().where(schema.tables.c.id.in_(ids)))
-            gone += ids
-        return gone
-
-    deleted: list[str] = await store._run(job)
-    return deleted
+def address_key(address: str) -> str:
+    """What the store keeps of a client's address for the caps on waiting tables (its SHA-256)."""
+    return hashlib.sha256(address.encode()).hexdigest()
 
 
 def _new_table_id() -> str:
@@ -144,8 +100,6 @@ class Lobby:
         self.post_limits = RateLimiter(settings.rest_rate, settings.rest_burst, keys)
         self.get_limits = RateLimiter(settings.get_rate, settings.get_burst, keys)
         self.heavy_limits = RateLimiter(settings.heavy_rate, settings.heavy_burst, keys)
-        # the tables waiting for players that count against the caps: id -> (made at, by address)
-        self._waiting: dict[str, tuple[float, str | None]] = {}
         # when the waiting tables evicted from memory were last used (time.time()): their expiry
         self._last_used: dict[str, float] = {}
         self.waiting_deleted = 0
@@ -180,7 +134,7 @@ class Lobby:
         if self._noted_use.get(table.id, float("-inf")) > wall - self._sweep_every:
             return
         self._noted_use[table.id] = wall
-        await touch_waiting_table(self.store, table.id, wall)
+        await self.store.touch_waiting(table.id, wall)
 
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -195,38 +149,39 @@ class Lobby:
             return self.get_limits.allow(client) and (not heavy or self.heavy_limits.allow(client))
         return self.post_limits.allow(client)
 
-    def waiting_count(self, address: str | None = None) -> int:
-        """Tables waiting for players that count against the caps (all, or ``address``'s):
-        made within ``waiting_expiry`` seconds and not started."""
-        now = time.time()
-        expiry = self.settings.waiting_expiry
-        for table_id, (made, _by) in list(self._waiting.items()):
-            table = self.tables.get(table_id)
-            if now - made >= expiry or (table is not None and table.status != "waiting"):
-                del self._waiting[table_id]
-        if address is None:
-            return len(self._waiting)
-        return sum(1 for _made, by in self._waiting.values() if by == address)
+    async def waiting_count(self, address: str | None = None) -> int:
+        """Tables waiting for players that count against the caps (all, or ``address``'s): made
+        within ``waiting_expiry`` seconds and not started, counted from the store (whichever
+        worker made them, before a restart too)."""
+        since = time.time() - self.settings.waiting_expiry
+        return await self.store.waiting_count(since, None if address is None else address_key(address))
 
-    def _check_waiting_caps(self, address: str | None) -> None:
+    async def _check_waiting_caps(self, address: str | None) -> None:
         settings = self.settings
-        if self.waiting_count() >= settings.max_waiting:
+        if await self.waiting_count() >= settings.max_waiting:
             raise LobbyError(429, "too many tables are waiting for players on this server: try again later")
-        if address is not None and self.waiting_count(address) >= settings.max_waiting_per_address:
+        if address is not None and await self.waiting_count(address) >= settings.max_waiting_per_address:
             raise LobbyError(
                 429, f"you have {settings.max_waiting_per_address} tables waiting for players: start or finish one"
             )
 
     async def create(
-        self, spec: CreateTable, rematch_of: str | None = None, address: str | None = None, waits: bool = True
+        self,
+        spec: CreateTable,
+        rematch_of: str | None = None,
+        address: str | None = None,
+        waits: bool = True,
+        people: dict[int, tuple[str | None, str]] | None = None,
     ) -> tuple[Table, str]:
         """A new table from a request: (table, the creator's token). LobbyError 422 names a bad
         option, 429 a cap on waiting tables reached (``address``: the client's, counted per
         address too). A table started at once (``waits`` False: a quick play, a rematch) is
-        not counted."""
+        not counted. ``people``: person's seats besides seat 0 given at once (a rematch's: seat
+        -> (name, token)); a rematch is kept with its tokens' hashes in the table's transaction
+        (:class:`.store.RematchTaken` when another request made that table's rematch first)."""
         waits = waits and rematch_of is None
         if waits:
-            self._check_waiting_caps(address)
+            await self._check_waiting_caps(address)
         try:
             rules = rules_for(spec.preset, spec.options, spec.players)
         except ValueError as exc:
@@ -249,6 +204,8 @@ class Lobby:
         token = new_token()
         seats[0].name = spec.name
         seats[0].token_hash = hash_token(token)
+        for i, (name, given) in (people or {}).items():
+            seats[i].name, seats[i].token_hash = name, hash_token(given)
         bot_delay = spec.bot_delay if spec.bot_delay is not None else self.settings.bot_delay
         table_id = _new_table_id()
         while table_id in self.tables:
@@ -269,11 +226,17 @@ class Lobby:
                 "status": "waiting",
                 "rematch_of": rematch_of,
                 "hints": hints_to_store(spec.hints),
+                "waiting_by": (address_key(address) if address is not None else "") if waits else None,
             },
             [
                 {"seat": s.index, "name": s.name, "kind": s.kind, "bot": s.bot, "token_hash": s.token_hash}
                 for s in seats
             ],
+            rematch=(
+                {s.index: s.token_hash for s in seats if s.kind == "human" and s.token_hash is not None}
+                if rematch_of is not None
+                else None
+            ),
         )
         table = Table(
             self,
@@ -298,10 +261,10 @@ class Lobby:
         await save_table_options(self.store, table_id, extras)
         table.pacing.buy_seconds, table.pacing.deal_pause = spec.buy_seconds, spec.deal_pause
         table.chat.option, table.spectators = spec.chat, spec.spectators
-        seats[0].disconnected_at = asyncio.get_running_loop().time()
+        for person in seats:
+            if person.token_hash is not None:
+                person.disconnected_at = asyncio.get_running_loop().time()
         self.tables[table_id] = table
-        if waits:
-            self._waiting[table_id] = (created, address)
         return table, token
 
     async def rematch(self, table: Table, token: str | None) -> tuple[Table, int, str]:
@@ -340,23 +303,20 @@ class Lobby:
                     spectators=table.spectators,
                     rated=await is_rated(self.store, table.id),
                 )
-                new, first = await self.create(spec, rematch_of=table.id)
-                tokens = {0: first}
-                for s in table.seats[1:]:
-                    if s.kind == "human":
-                        t = new_token()
-                        tokens[s.index] = t
-                        ns = new.seats[s.index]
-                        await self.store.update_seat(new.id, s.index, name=s.name, token_hash=hash_token(t))
-                        ns.name, ns.token_hash = s.name, hash_token(t)
-                        ns.disconnected_at = asyncio.get_running_loop().time()
-                await self.store.save_rematch(table.id, new.id, {i: hash_token(t) for i, t in tokens.items()})
-                table.rematch_id = new.id
-                table.rematch_tokens = tokens
-                for s in table.seats:
-                    if s.conn is not None and s.index in tokens:
-                        s.conn.send({"type": "rematch", "table_id": new.id, "token": tokens[s.index]})
-                await new.start(first)
+                people = {s.index: (s.name, new_token()) for s in table.seats[1:] if s.kind == "human"}
+                try:
+                    # the table, its people's seats and the rematch's record: one transaction
+                    new, first = await self.create(spec, rematch_of=table.id, people=people)
+                except RematchTaken as taken:  # made first by another worker: that one is the rematch
+                    table.rematch_id = taken.rematch_id
+                else:
+                    tokens = {0: first} | {i: t for i, (_name, t) in people.items()}
+                    table.rematch_id = new.id
+                    table.rematch_tokens = tokens
+                    for s in table.seats:
+                        if s.conn is not None and s.index in tokens:
+                            s.conn.send({"type": "rematch", "table_id": new.id, "token": tokens[s.index]})
+                    await new.start(first)
             rematch_id = table.rematch_id
             given = table.rematch_tokens.get(seat.index)
         new_table = await self.get(rematch_id)
@@ -422,6 +382,7 @@ class Lobby:
                     token_hash=s["token_hash"],
                     hints_deal=s["hints_deal"],
                     hints_used=s["hints_used"] or 0,
+                    last_hint=last_hint_from_store(s),
                 )
                 for s in seat_rows
             ]
@@ -476,8 +437,6 @@ class Lobby:
             return None
         self.tables[table_id] = table
         if table.status == "waiting":
-            if table_id not in self._waiting:
-                self._waiting[table_id] = (row["created_at"], None)
             # its expiry counts from its last use, not from this load (a :meth:`get` counts as one)
             used = max(row["created_at"], self._last_used.pop(table_id, row["created_at"]))
             table.touched = min(table.touched, table.touched - (time.time() - used))
@@ -557,13 +516,12 @@ class Lobby:
                     if self.tables.get(table_id) is table:
                         del self.tables[table_id]
                         expired.append(table_id)
-            for table_id, made in await waiting_made_before(self.store, wall - expiry):
+            for table_id, made in await self.store.waiting_made_before(wall - expiry):
                 unused = self._last_used.get(table_id, made) <= wall - expiry
                 if unused and table_id not in self.tables and table_id not in expired:
                     expired.append(table_id)
-            gone = await delete_waiting_tables(self.store, expired, unused_since) if expired else []
+            gone = await self.store.delete_waiting(expired, WAITING_CHILDREN, unused_since) if expired else []
         for table_id in expired:
-            self._waiting.pop(table_id, None)
             self._last_used.pop(table_id, None)
             self._noted_use.pop(table_id, None)
         if gone:

@@ -104,11 +104,7 @@ def notify(table: Table, text: str) -> None:
 
 
 async def _receive(table: Table, conn: Connection, text: str) -> None:
-    if not conn.allow():
-        conn.error("rate_limited", "too many messages: slow down")
-        if conn.refused >= table.settings.flood_close:
-            conn.close("flooding: too many messages", 1008)
-        return
+    """One message of a spectator's socket, admitted as a seat's are (``run_socket``)."""
     try:
         msg = parse_client_message(text)
     except ProtocolError as exc:
@@ -142,7 +138,7 @@ async def serve(table: Table, ws: WebSocket) -> None:
     """Run one accepted spectator socket of ``table`` to its end."""
     from .table import Connection, run_socket
 
-    conn = Connection(ws, -1, table.settings.rate, table.settings.burst)
+    conn = Connection.of(ws, -1, table.settings)
     async with table.lock:
         public = public_view(table.game) if table.game is not None else None
         conn.send(_message(table, conn, "hello", public))

@@ -29,7 +29,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,6 +43,7 @@ __all__ = [
     "CHANNEL",
     "NOTICE_BYTES",
     "Conflict",
+    "RematchTaken",
     "Store",
     "StoreLocked",
     "TableRow",
@@ -80,7 +81,12 @@ tables = sa.Table(
     sa.Column("hints", sa.String(16), nullable=True),  # "off", "3", "unlimited" (null: the default, 3)
     # last use of a waiting table known to the workers of a shared store (null: its creation)
     sa.Column("touched_at", sa.Float, nullable=True),
+    # a table counted against the caps on waiting tables: the SHA-256 of the address that made it
+    # ("": none); null: not counted (a quick play, a rematch) (migration 0008)
+    sa.Column("waiting_by", sa.String(64), nullable=True),
     sa.Index("ix_tables_status", "status"),
+    # one rematch per finished table, whichever workers made it at once (migration 0008)
+    sa.Index("ux_tables_rematch_of", "rematch_of", unique=True),
 )
 
 seats = sa.Table(
@@ -94,6 +100,9 @@ seats = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("hints_deal", sa.Integer, nullable=True),  # the deal of ``hints_used``
     sa.Column("hints_used", sa.Integer, nullable=False, server_default="0"),
+    # the seat's last hint: the decision (version) it answered and {"action", "found"} (migration 0008)
+    sa.Column("hint_version", sa.Integer, nullable=True),
+    sa.Column("hint_answer", sa.JSON, nullable=True),
     sa.Index("ix_seats_name", "name"),
 )
 
@@ -177,6 +186,16 @@ class StoreLocked(RuntimeError):
 
 class Conflict(Exception):
     """An action's (table id, seq) is taken: another worker wrote that seq first (shared store)."""
+
+
+class RematchTaken(Exception):
+    """The rematch of a finished table was made first by another request (another worker): its
+    id is ``rematch_id``; nothing of the refused one was written."""
+
+    def __init__(self, table_id: str, rematch_id: str) -> None:
+        super().__init__(f"table {table_id}: its rematch is {rematch_id}")
+        self.table_id = table_id
+        self.rematch_id = rematch_id
 
 
 CHANNEL = "liverpool"
@@ -560,12 +579,49 @@ class Store:
             raise
 
     # ------------------------------------------------------------------ writes
-    async def create_table(self, row: TableRow, seat_rows: list[dict[str, Any]]) -> None:
+    async def create_table(
+        self, row: TableRow, seat_rows: list[dict[str, Any]], rematch: dict[int, str] | None = None
+    ) -> None:
+        """A new table and its seats, in one transaction. A rematch (``row["rematch_of"]``) is
+        kept with them: ``rematch``, each person's seat and the hash of its token, goes to
+        ``rematches``. A finished table has one rematch (``tables.rematch_of`` is unique):
+        :class:`RematchTaken` names the one made first when another request made it (nothing of
+        this one is written)."""
+        now = time.time()
+        of = row.get("rematch_of")
+
         async def job(c: AsyncConnection) -> None:
             await c.execute(tables.insert().values(**row))
             await c.execute(seats.insert(), [{"table_id": row["id"], **s} for s in seat_rows])
+            if of is not None and rematch:
+                await c.execute(
+                    rematches.insert(),
+                    [
+                        {"table_id": of, "seat": i, "rematch_id": row["id"], "token_hash": h, "issued_at": now}
+                        for i, h in rematch.items()
+                    ],
+                )
 
-        await self._run(job)
+        try:
+            await self._run(job)
+        except sa.exc.IntegrityError:
+            if of is None:
+                raise
+            first = await self.rematch_made(of)
+            if first is None or first == row["id"]:
+                raise
+            raise RematchTaken(of, first) from None
+
+    async def rematch_made(self, table_id: str) -> str | None:
+        """The id of the table made as the rematch of ``table_id`` (``tables.rematch_of``), or None."""
+
+        async def job(c: AsyncConnection) -> str | None:
+            q = sa.select(tables.c.id).where(tables.c.rematch_of == table_id)
+            found = (await c.execute(q)).scalar_one_or_none()
+            return None if found is None else str(found)
+
+        result: str | None = await self._run(job)
+        return result
 
     async def update_seat(self, table_id: str, seat: int, **values: Any) -> None:
         async def job(c: AsyncConnection) -> None:
@@ -785,6 +841,80 @@ class Store:
             await c.execute(seats.update().where(*where).values(hints_used=s.hints_used - 1))
 
         await self._run(job)
+
+    async def waiting_count(self, since: float, by: str | None = None) -> int:
+        """Tables waiting for players that count against the caps (``waiting_by`` set), made at
+        ``since`` (``time.time()``) or later and not started: all of them, or those made by the
+        address whose key is ``by`` (whichever worker made them, before a restart too)."""
+
+        async def job(c: AsyncConnection) -> int:
+            t = tables.c
+            q = sa.select(sa.func.count()).where(
+                t.status == "waiting", t.waiting_by.is_not(None), t.created_at >= since
+            )
+            if by is not None:
+                q = q.where(t.waiting_by == by)
+            return int((await c.execute(q)).scalar_one())
+
+        result: int = await self._run(job)
+        return result
+
+    async def waiting_made_before(self, cutoff: float) -> list[tuple[str, float]]:
+        """The tables still waiting for players made before ``cutoff`` (``time.time()``): (id,
+        made at), oldest first."""
+
+        async def job(c: AsyncConnection) -> list[tuple[str, float]]:
+            t = tables.c
+            q = sa.select(t.id, t.created_at).where(t.status == "waiting", t.created_at < cutoff).order_by(t.created_at)
+            return [(str(i), float(at)) for i, at in (await c.execute(q)).all()]
+
+        found: list[tuple[str, float]] = await self._run(job)
+        return found
+
+    async def touch_waiting(self, table_id: str, at: float) -> None:
+        """Note that the waiting table ``table_id`` was used at ``at`` (``time.time()``), for the
+        other workers of a shared store (``touched_at``); a later use already noted is kept."""
+        t = tables.c
+
+        async def job(c: AsyncConnection) -> None:
+            fresher = sa.or_(t.touched_at.is_(None), t.touched_at < at)
+            await c.execute(
+                tables.update().where(t.id == table_id, t.status == "waiting", fresher).values(touched_at=at)
+            )
+
+        await self._run(job)
+
+    async def delete_waiting(
+        self, table_ids: list[str], children: Sequence[sa.Table] = (), unused_since: float | None = None
+    ) -> list[str]:
+        """Delete those of ``table_ids`` still waiting for players, with their seats, actions,
+        reviews, rematch offers and their rows of ``children`` (the other modules' tables keyed
+        by ``table_id``: options, chat, mutes, markers), in one transaction (a table that started
+        meanwhile is left alone): the ids deleted. With ``unused_since`` (several workers), only
+        those the store knows no use of since then (``touched_at``, or their creation when never
+        noted)."""
+
+        async def job(c: AsyncConnection) -> list[str]:
+            gone: list[str] = []
+            t = tables.c
+            for i in range(0, len(table_ids), 500):
+                chunk = table_ids[i : i + 500]
+                q = sa.select(t.id).where(t.id.in_(chunk), t.status == "waiting")
+                if unused_since is not None:
+                    q = q.where(sa.func.coalesce(t.touched_at, t.created_at) < unused_since).with_for_update()
+                ids = [str(i) for i in (await c.execute(q)).scalars()]
+                if not ids:
+                    continue
+                for child in (seats, actions, reviews, *children):
+                    await c.execute(child.delete().where(child.c.table_id.in_(ids)))
+                r = rematches.c
+                await c.execute(rematches.delete().where(r.rematch_id.in_(ids) | r.table_id.in_(ids)))
+                await c.execute(tables.delete().where(t.id.in_(ids)))
+                gone += ids
+            return gone
+
+        deleted: list[str] = await self._run(job)
+        return deleted
 
     async def save_review(
         self, table_id: str, seat: int, samples: int, seed: int, review: dict[str, Any], seconds: float

@@ -70,6 +70,8 @@ __all__ = [
     "hint_limit",
     "hints_from_store",
     "hints_to_store",
+    "last_hint_from_store",
+    "last_hint_to_store",
     "new_token",
     "run_socket",
 ]
@@ -130,6 +132,22 @@ def hints_from_store(text: str | None) -> HintOption:
     return 3
 
 
+def last_hint_to_store(last: tuple[int, Action, dict[str, Any]] | None) -> dict[str, Any]:
+    """A seat's last hint as the store keeps it (``seats.hint_version``, ``seats.hint_answer``)."""
+    if last is None:
+        return {"hint_version": None, "hint_answer": None}
+    decision, action, found = last
+    return {"hint_version": decision, "hint_answer": {"action": action.to_dict(), "found": found}}
+
+
+def last_hint_from_store(row: dict[str, Any]) -> tuple[int, Action, dict[str, Any]] | None:
+    """A seat's last hint from its row (None: none kept, or a row of before migration 0008)."""
+    version, answer = row.get("hint_version"), row.get("hint_answer")
+    if version is None or not isinstance(answer, dict):
+        return None
+    return int(version), action_from_dict(answer["action"]), dict(answer["found"])
+
+
 def _dumps(msg: dict[str, Any]) -> str:
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
@@ -160,7 +178,15 @@ class Connection:
     """One seat's socket: a queue of outgoing texts (sent by a writer task in order) and the
     per-socket bookkeeping: events already sent, the legal list last sent, the rate limit."""
 
-    def __init__(self, ws: WebSocket | None, seat: int, rate: float, burst: int, flood_window: float = 60.0) -> None:
+    def __init__(
+        self,
+        ws: WebSocket | None,
+        seat: int,
+        rate: float,
+        burst: int,
+        flood_window: float = 60.0,
+        flood_close: int = 40,
+    ) -> None:
         self.ws = ws
         self.seat = seat
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -178,6 +204,25 @@ class Connection:
         self._flood_window = flood_window
         self._refusals: deque[float] = deque()  # when those were refused
         self._limited_at = -1e9  # when the last ``rate_limited`` error was sent
+        self._flood_close = flood_close
+
+    @classmethod
+    def of(cls, ws: WebSocket | None, seat: int, settings: Settings) -> Connection:
+        """A socket's connection with the server's limits (a seat's, or a spectator's: ``seat`` -1)."""
+        return cls(ws, seat, settings.rate, settings.burst, settings.flood_window, settings.flood_close)
+
+    def admit(self) -> bool:
+        """The admission of one message of this socket, the same for a seat's and a spectator's
+        (:func:`run_socket` asks it before any message is handled): False when the message is
+        dropped by the rate limit; at most one ``rate_limited`` error a second answers a flood,
+        and ``flood_close`` refusals within ``flood_window`` seconds close the socket (1008)."""
+        if self.allow():
+            return True
+        if self.refused >= self._flood_close:
+            self.close("flooding: too many messages", 1008)
+        elif self.limited_error_due():
+            self.error("rate_limited", "too many messages: slow down (messages over the limit are dropped)")
+        return False
 
     def send(self, msg: dict[str, Any] | str) -> None:
         """Queue a message (a dict, or JSON text already encoded)."""
@@ -456,7 +501,12 @@ class Table:
         self.status = "over" if game.is_over else "playing"
         now = asyncio.get_running_loop().time()
         self._changed_at = self._decision_at = self._window_at = self.touched = now
-        self._stable_from = game.version
+        # the decision the current version belongs to (a game rebuilt after buys and passes: the
+        # version before them, as this table had it; a seat's last hint is kept by it)
+        stable = game.version
+        while stable > 0 and isinstance(game.actions[stable - 1], (Buy, Pass)):
+            stable -= 1
+        self._stable_from = stable
         for s in self.seats:
             if s.kind == "bot":
                 s.engine_bot = get(s.bot or "medium", seed=self.settings.seeds(f"bot{s.index}"))
@@ -637,6 +687,7 @@ class Table:
                 if found is not None:
                     r = found[1][seat.index]
                     seat.hints_deal, seat.hints_used = r["hints_deal"], r["hints_used"] or 0
+                    seat.last_hint = last_hint_from_store(r)
             elif kind == "chat":
                 line = dict(msg["m"]["line"])
                 self.chat.lines.append(line)
@@ -861,10 +912,11 @@ class Table:
     # ------------------------------------------------------------------ sockets
     async def connect(self, ws: WebSocket | None, seat: Seat) -> Connection:
         """A new socket for ``seat`` (an older one is closed); it gets ``hello`` first."""
-        conn = Connection(ws, seat.index, self.settings.rate, self.settings.burst, self.settings.flood_window)
+        conn = Connection.of(ws, seat.index, self.settings)
         async with self.lock:
             if self.bus is not None:
                 await self._refresh_locked()  # the replica as the store has it, before hello
+                await self.chat.load_mutes(seat.index)  # muted maybe at another worker
             old = seat.conn
             seat.conn = conn
             seat.disconnected_at = None
@@ -901,13 +953,8 @@ class Table:
         self.wake.set()
 
     async def receive(self, conn: Connection, text: str | bytes) -> None:
-        """Handle one client message; every refusal is an ``error`` to this socket only."""
-        if not conn.allow():
-            if conn.refused >= self.settings.flood_close:
-                conn.close("flooding: too many messages", 1008)
-            elif conn.limited_error_due():
-                conn.error("rate_limited", "too many messages: slow down (messages over the limit are dropped)")
-            return
+        """Handle one client message admitted by :meth:`Connection.admit` (:func:`run_socket`);
+        every refusal is an ``error`` to this socket only."""
         try:
             msg = parse_client_message(text)
         except ProtocolError as exc:
@@ -943,7 +990,7 @@ class Table:
             return
         if isinstance(msg, MuteMessage):  # kept for the seat (server/chat.py); its chat again, filtered
             async with self.lock:
-                if not self.chat.mute(conn.seat, msg.who, msg.on):
+                if not await self.chat.mute(conn.seat, msg.who, msg.on):
                     conn.error("malformed", "too many people muted")
                 conn.send(self.chat.log_message(conn.seat))
             return
@@ -1127,13 +1174,19 @@ class Table:
                     if found is None:
                         raise ProtocolError("hint_failed", "the hint could not be computed; ask again")
                     raise ProtocolError("stale", f"the game moved on (version {g.version}) before the hint was ready")
+                last = (decision, action, found)  # kept with the count: asked again, not counted again
                 if self.bus is None:
                     await self.store.update_seat(
-                        self.id, seat.index, hints_deal=seat.hints_deal, hints_used=seat.hints_used
+                        self.id,
+                        seat.index,
+                        hints_deal=seat.hints_deal,
+                        hints_used=seat.hints_used,
+                        **last_hint_to_store(last),
                     )
                 else:  # counted in the store already: the other workers read it again
+                    await self.store.update_seat(self.id, seat.index, **last_hint_to_store(last))
                     await self._publish("hints", s=seat.index, d=deal)
-                seat.last_hint = (decision, action, found)
+                seat.last_hint = last
                 conn.send(self._hint_message(action, found, now_legal, seat))
         except ProtocolError as exc:
             conn.error(exc.code, exc.reason)
@@ -1427,7 +1480,9 @@ class Table:
 async def run_socket(ws: WebSocket, conn: Connection, handle: Callable[[str], Awaitable[None]]) -> None:
     """The loop of one accepted socket, a seat's or a spectator's (server/spectate.py): a writer
     task sends ``conn``'s queue in order (None: close with its code and reason), the reader hands
-    each message's text to ``handle`` until the client leaves or the writer ends. A client that
+    each message's text admitted by :meth:`Connection.admit` (the rate limit and flood control,
+    one path for seats and spectators alike) to ``handle`` until the client leaves or the writer
+    ends. A client that
     went away (a disconnect, a send that fails) ends it quietly; any other error is a bug and is
     raised (uvicorn logs it and closes the socket with 1011)."""
     from fastapi import WebSocketDisconnect
@@ -1460,7 +1515,8 @@ async def run_socket(ws: WebSocket, conn: Connection, handle: Callable[[str], Aw
             if text is None:
                 data = message.get("bytes") or b""
                 text = data.decode("utf-8", errors="replace")
-            await handle(text)
+            if conn.admit():
+                await handle(text)
     except WebSocketDisconnect:
         pass
     finally:

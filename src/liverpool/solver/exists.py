@@ -3,7 +3,7 @@ whether."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..cards import SUITS, Card
 from .base import _INF, _ranks_of
@@ -179,6 +179,7 @@ def _exists_in(
                 return True
         return False
     nopts = len(opts)
+    recurse: list[Callable[[int, int, int, int], bool]] = []
 
     def pick(start: int, left: int, wilds: int, last_base: int) -> bool:
         for i in range(start, nopts):
@@ -192,7 +193,7 @@ def _exists_in(
                 cnt[c] -= 1
                 rc[c & 15] -= 1
             if left > 1:
-                found = pick(i + 1 if runs_distinct else i, left - 1, wilds - w, base)  # noqa: F821 (see the del below)
+                found = recurse[0](i + 1 if runs_distinct else i, left - 1, wilds - w, base)
             else:
                 found = not nsets or _sets_fit(ctx, cnt, rc, ranks, wilds - w, nsets)
             for c in held:
@@ -202,6 +203,7 @@ def _exists_in(
                 return True
         return False
 
+    recurse.append(pick)
     exists = pick(0, nruns, nwild, -1)
-    del pick  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
+    recurse.clear()  # the closure reaches itself through the list alone: no reference cycle left
     return exists

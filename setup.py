@@ -2,10 +2,11 @@
 
 With ``LIVERPOOL_MYPYC=1`` in the environment, the greedy bot (every module of the package
 ``liverpool.bots.greedy``, also the strong bot's playout policy), the engine's game class (the
-modules of ``liverpool.game`` but ``common``) and the solver's tables are compiled to C extensions
-with mypyc; the rest stays pure Python (``cards``, ``events`` and ``game/common`` subclass
-builtins and most of ``solver/`` deletes locals, which mypyc does not compile; compiled, the RL
-environment's frozen layout dataclasses refuse their class constants). The compiled modules
+modules of ``liverpool.game`` but ``common``), the solver (every module of ``liverpool.solver``),
+``melds`` and, when numpy is installed, the RL environment's observation encoder
+(``liverpool.env.encoder``) are compiled to C extensions with mypyc; the rest stays pure Python
+(``cards``, ``events`` and ``game/common`` subclass builtins, which mypyc does not compile;
+compiled, the RL environment's frozen layout dataclasses refuse their class constants). The compiled modules
 decide and observe exactly as the source (``make test-compiled``, ``tests_compiled/``); ``make
 bench`` measures their speed. It needs a C compiler, the Python
 headers, mypy and setuptools in the building environment::
@@ -17,6 +18,7 @@ headers, mypy and setuptools in the building environment::
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 
@@ -25,15 +27,18 @@ from setuptools import Extension, setup
 ENGINE = [
     *(f"game/{name}.py" for name in ("__init__", "answers", "checks", "contracts", "core", "listing")),
     *(f"game/{name}.py" for name in ("moves", "positions", "queries", "views")),
-    "solver/tables.py",
-    "solver/base.py",
+    *(f"solver/{path.name}" for path in Path("src/liverpool/solver").glob("*.py")),
+    "melds.py",
 ]
+RL = ["env/encoder.py"]
+"""The RL environment's observation encoder, compiled when numpy (its import) is installed."""
 COMPILED = sorted(
     [f"src/liverpool/{name}" for name in ENGINE]
+    + ([f"src/liverpool/{name}" for name in RL] if importlib.util.find_spec("numpy") is not None else [])
     + [str(path) for path in Path("src/liverpool/bots/greedy").glob("*.py")]
 )
 """The modules mypyc compiles, in one group (so that they call one another natively): the greedy
-bot's package and the engine's modules in ``ENGINE``."""
+bot's package, the engine's modules in ``ENGINE`` and, with numpy, the encoder of ``RL``."""
 
 
 def ext_modules() -> list[Extension]:

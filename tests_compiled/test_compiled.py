@@ -189,7 +189,8 @@ from liverpool.rules import RuleSet
 from liverpool.env import liverpool_v0
 
 names = ["liverpool.game.core", "liverpool.game.listing", "liverpool.game.moves", "liverpool.game.checks",
-         "liverpool.game.views", "liverpool.solver.tables"]
+         "liverpool.game.views", "liverpool.solver.tables", "liverpool.solver.search", "liverpool.solver.runs",
+         "liverpool.solver.contract", "liverpool.melds", "liverpool.env.encoder"]
 compiled = sorted(n for n in names if not importlib.import_module(n).__file__.endswith(".py"))
 HOUSE = {
     "buy_precedence": ["nearest", "first"], "playable_discard": ["call", "liverpool", "strict", "off"],
@@ -237,9 +238,10 @@ print(json.dumps({"compiled": compiled, "decisions": decisions, "play": play.hex
 
 
 def test_the_compiled_engine_plays_and_observes_as_the_source(fast_build: Path) -> None:
-    """The engine modules the build compiles (game/ but common, the solver's tables) list, check
+    """The engine modules the build compiles (game/ but common, the solver, melds) list, check
     and apply exactly as the source (every legal list, choice and final position of seeded random
-    games, house rules too), and the RL environment built on them observes the same."""
+    games, house rules too), and the RL environment built on them (its encoder compiled too) observes
+    the same."""
     runs = [
         subprocess.Popen(
             [sys.executable, "-c", ENGINE],
@@ -254,5 +256,7 @@ def test_the_compiled_engine_plays_and_observes_as_the_source(fast_build: Path) 
     assert all(run.returncode == 0 for run in runs)
     assert source["compiled"] == []
     assert "liverpool.game.core" in compiled["compiled"] and "liverpool.game.listing" in compiled["compiled"]
+    for name in ("liverpool.solver.search", "liverpool.solver.runs", "liverpool.melds", "liverpool.env.encoder"):
+        assert name in compiled["compiled"]  # the solver, the melds and the observation encoder too
     assert source["decisions"] > 5000 and source["steps"] > 1000
     assert compiled | {"compiled": []} == source

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ..errors import IllegalAction, MalformedAction, StaleAction
 from . import common as _common
+from . import listing as _listing
 from .common import DRAW, LIVERPOOL_DISCARD, OVER, PLAY, RECORD_FORMAT, RECORD_FORMAT_1, TableMeld
 from .contracts import staged_progress
 from .queries import empty_hand_floats, layoff_targets
@@ -49,7 +50,7 @@ __all__ = [
 
 # Private parts that tests reach through ``liverpool.game`` (no public API).
 _Meld = _common._Meld
-_Witness = _common._Witness
+_Witness = _listing._Witness
 _SEATS = _common._SEATS
 _canonical_sets = _common._canonical_sets
 _ensure_seats = _common._ensure_seats

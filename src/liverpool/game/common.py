@@ -24,7 +24,6 @@ from ..actions import (
 from ..cards import Card, card_names
 from ..melds import (
     run_start,
-    set_rank,
 )
 from ..rules import RuleSet
 from ..solver import CARD_OF_CODE
@@ -270,62 +269,6 @@ def _shared(action: Action) -> Action:
         if type(p) is int and 0 <= p < len(_SEATS) and type(card) is Card:
             return _SEATS[p].discards[card]
     return action
-
-
-class _Witness:
-    """A quick sufficient test that a candidate meld leaves the rest of a contract completable (not
-    the whole hand, no card that must be used): beside the candidate, the hand still holds every meld
-    of ``melds`` (a completion of the contract, sets first) but one of the candidate's kind, and
-    those keep the distinct ranks (sets) or suits (runs) the rules may ask for."""
-
-    __slots__ = ("options",)
-
-    def __init__(self, hand: Sequence[Card], melds: list[list[Card]], nsets: int, rules: RuleSet) -> None:
-        left: dict[Card, int] = {}  # the hand's cards (each one a key) outside the completion
-        for card in hand:
-            left[card] = left.get(card, 0) + 1
-        for meld in melds:
-            for card in meld:
-                left[card] -= 1
-        distinct = (rules.sets_distinct_ranks, rules.runs_distinct_suits)
-        keys: list[int | str | None] = (
-            [set_rank(meld, rules) if i < nsets else _run_suit(meld, rules) for i, meld in enumerate(melds)]
-            if distinct[0] or distinct[1]
-            else []
-        )
-        # per kind (0 sets, 1 runs): (cards free once that meld is left out, the other melds' keys)
-        self.options: tuple[list[tuple[dict[Card, int], set[int | str | None]]], ...] = ([], [])
-        for i, meld in enumerate(melds):
-            kind = 0 if i < nsets else 1
-            free = left.copy()
-            for card in meld:
-                free[card] += 1
-            taken = (
-                {keys[j] for j in range(len(melds)) if j != i and (j < nsets) == (kind == 0)}
-                if distinct[kind]
-                else set()
-            )
-            self.options[kind].append((free, taken))
-
-    def __call__(self, kind: int, cards: Sequence[Card], key: int | str | None) -> bool:
-        """Whether a meld of ``kind`` (0 a set, 1 a run) of ``cards`` (from the hand), of rank or suit
-        ``key``, passes."""
-        options = self.options[kind]
-        if not options:
-            return False
-        need: dict[Card, int] = {}
-        for card in cards:
-            need[card] = need.get(card, 0) + 1
-        wanted = need.items()
-        for free, taken in options:
-            if key in taken:
-                continue
-            for card, k in wanted:
-                if free[card] < k:
-                    break
-            else:
-                return True
-        return False
 
 
 def _canonical_sets(melds: list[Action]) -> list[Action]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from ..cards import SUITS, Card
 
@@ -19,7 +19,8 @@ _Variant = tuple[int, int, int, int, int, int]
 # Best natural points for some wild count, and the runs (suit index, variant) achieving them.
 _Entry = tuple[int, tuple[tuple[int, _Variant], ...]]
 # The runs chosen so far in the knapsack over suits: (points, (earlier links, suit index, table entry runs)).
-_Chain = tuple["_Chain | None", int, tuple[tuple[int, _Variant], ...]]
+# (the earlier links are typed ``Any``: mypyc 2.4 crashes on a recursive type alias)
+_Chain = tuple[Any, int, tuple[tuple[int, _Variant], ...]]
 _Link = tuple[int, "_Chain | None"]
 # Reachable (wild count, holds the must card) of a cover of one suit's naturals, with the variants used.
 _Reach = dict[tuple[int, bool], tuple[int, ...]]

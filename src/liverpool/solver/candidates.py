@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import groupby, product
 
 from ..cards import Card
@@ -18,6 +18,7 @@ def _wild_sequences(kinds: list[tuple[Card, int]], n: int) -> list[list[Card]]:
     out: list[list[Card]] = []
     left = [k for _, k in kinds]
     seq: list[Card] = []
+    recurse: list[Callable[[], None]] = []
 
     def rec() -> None:
         if len(seq) == n:
@@ -27,12 +28,13 @@ def _wild_sequences(kinds: list[tuple[Card, int]], n: int) -> list[list[Card]]:
             if left[i]:
                 left[i] -= 1
                 seq.append(card)
-                rec()  # noqa: F821 (see the del below)
+                recurse[0]()
                 seq.pop()
                 left[i] += 1
 
+    recurse.append(rec)
     rec()
-    del rec  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
+    recurse.clear()  # the closure reaches itself through the list alone: no reference cycle left
     return out
 
 

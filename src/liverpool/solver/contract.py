@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -463,6 +463,7 @@ def _grouped(
     found: list[list[list[Card]] | None] = [None]
     found_points = [1 << 30]
     chosen: list[list[Card]] = []
+    recurse: list[Callable[[int, list[Card], frozenset[int], frozenset[str], Any, bool], bool]] = []
 
     def rec(i: int, rest: list[Card], ranks: frozenset[int], suits: frozenset[str], spans: Any, held: bool) -> bool:
         if len(rest) < least[i] + keep:
@@ -493,14 +494,15 @@ def _grouped(
                 after.remove(c)
             chosen.append(cards)
             holds = held or (must is not None and must in cards)
-            done = rec(i + 1, after, next_ranks, next_suits, next_spans, holds)  # noqa: F821 (del below)
+            done = recurse[0](i + 1, after, next_ranks, next_suits, next_spans, holds)
             chosen.pop()
             if done:
                 return True
         return False
 
+    recurse.append(rec)
     rec(0, list(hand), used_ranks, used_suits, left.spans, False)
-    del rec  # a recursive closure is a reference cycle
+    recurse.clear()  # the closure reaches itself through the list alone: no reference cycle left
     if len(_GROUPED) > 4096:
         _GROUPED.clear()
     _GROUPED[key] = found[0]

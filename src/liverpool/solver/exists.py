@@ -178,30 +178,44 @@ def _exists_in(
                         continue
                 return True
         return False
-    nopts = len(opts)
+    return _pick_runs(ctx, opts, cnt, rc, ranks, nsets, 0, nruns, nwild, -1)
 
-    def pick(start: int, left: int, wilds: int, last_base: int) -> bool:
-        for i in range(start, nopts):
-            run_ranks, w, _, base = opts[i]
-            if w > wilds or (runs_distinct and base == last_base):
-                continue
-            held = [base + r for r in run_ranks]
-            if not all([cnt[c] for c in held]):
-                continue
-            for c in held:
-                cnt[c] -= 1
-                rc[c & 15] -= 1
-            if left > 1:
-                found = pick(i + 1 if runs_distinct else i, left - 1, wilds - w, base)  # noqa: F821 (see the del below)
-            else:
-                found = not nsets or _sets_fit(ctx, cnt, rc, ranks, wilds - w, nsets)
-            for c in held:
-                cnt[c] += 1
-                rc[c & 15] += 1
-            if found:
-                return True
-        return False
 
-    exists = pick(0, nruns, nwild, -1)
-    del pick  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
-    return exists
+def _pick_runs(
+    ctx: _Ctx,
+    opts: list[tuple[tuple[int, ...], int, int, int]],
+    cnt: list[int],
+    rc: list[int],
+    ranks: list[int],
+    nsets: int,
+    start: int,
+    left: int,
+    wilds: int,
+    last_base: int,
+) -> bool:
+    """Whether ``left`` more runs of ``opts`` (from ``start`` on) fit in the counted cards with
+    ``wilds`` wild cards, and then the sets (``_exists_in``'s search; a function of the module, not a
+    closure: mypyc kept the closure and its environment as a reference cycle)."""
+    runs_distinct = ctx.runs_distinct
+    for i in range(start, len(opts)):
+        run_ranks, w, _, base = opts[i]
+        if w > wilds or (runs_distinct and base == last_base):
+            continue
+        held = [base + r for r in run_ranks]
+        if not all([cnt[c] for c in held]):
+            continue
+        for c in held:
+            cnt[c] -= 1
+            rc[c & 15] -= 1
+        if left > 1:
+            found = _pick_runs(
+                ctx, opts, cnt, rc, ranks, nsets, i + 1 if runs_distinct else i, left - 1, wilds - w, base
+            )
+        else:
+            found = not nsets or _sets_fit(ctx, cnt, rc, ranks, wilds - w, nsets)
+        for c in held:
+            cnt[c] += 1
+            rc[c & 15] += 1
+        if found:
+            return True
+    return False

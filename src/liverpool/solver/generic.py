@@ -16,7 +16,7 @@ cards a solution melds are always those worth the most points (the card that mus
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations, product
 
 from ..cards import DEAD_RANK, JOKER, SUITS, Card
@@ -259,9 +259,15 @@ def _search(
             and (key in used_suits or any(m[0] == "run" and m[1] == key for m in chosen))
         )
 
+    # the closures reach one another through lists emptied after the search (mypyc keeps a closure
+    # that another one names in their shared environment: a reference cycle, and it cannot del one)
+    finishing: list[Callable[[int, int], None]] = [finish]
+    taking: list[Callable[[bool, int | str], bool]] = [taken]
+    recurse: list[Callable[[int, int, int, int, int], bool]] = []
+
     def rec(level: int, start: int, pending: int, melded: int, rest: int) -> bool:
         if level == nmelds:
-            finish(pending, melded)
+            finishing[0](pending, melded)
             return first and best[0] is not None
         if not first and melded + rest <= best_points[0]:
             return False  # even melding every card left would not do better
@@ -278,7 +284,7 @@ def _search(
             _, key, naturals, pattern = shape
             if anchor is not None and anchor not in naturals:
                 continue
-            if taken(is_set, key):
+            if taking[0](is_set, key):
                 continue
             for c in naturals:
                 left[c] -= 1
@@ -289,7 +295,7 @@ def _search(
                     chosen.append(shape)
                     # (a whole hand's runs come by their first natural, not by their order in the pool)
                     nxt = 0 if anchor is not None else i
-                    done = rec(level + 1, nxt, pending + w, melded + gain, rest - gain)  # noqa: F821 (see the del below)
+                    done = recurse[0](level + 1, nxt, pending + w, melded + gain, rest - gain)
                     chosen.pop()
                     if done:
                         for c in naturals:
@@ -299,8 +305,11 @@ def _search(
                 left[c] += 1
         return False
 
+    recurse.append(rec)
     rec(0, 0, 0, 0, sum(points(c.rank) for c in hand))
-    del rec  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
+    finishing.clear()
+    taking.clear()
+    recurse.clear()
     found = best[0]
     if found is None:
         return None

@@ -3,6 +3,8 @@ the best ``m`` runs per number of wild cards."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .base import _Chain, _Entry, _rank_mask, _Reach, _spaced, _Variant
 
 
@@ -12,6 +14,7 @@ def _extra_wilds(
     """Append the variants of one run where wilds also stand in places the hand holds a natural
     for (freeing that natural for another meld, or melding a wild worth more)."""
     bits = [p for p in range(a, b + 1) if used >> p & 1]
+    recurse: list[Callable[[int, int, int, int], None]] = []
 
     def rec(start: int, wild: int, lost: int, extra: int) -> None:
         for i in range(start, len(bits)):
@@ -24,10 +27,11 @@ def _extra_wilds(
                 continue
             out.append((k + extra + 1, base - lost - vp[p], left, a, b, w))
             if extra + 1 < free:
-                rec(i + 1, w, lost + vp[p], extra + 1)  # noqa: F821 (see the del below)
+                recurse[0](i + 1, w, lost + vp[p], extra + 1)
 
+    recurse.append(rec)
     rec(0, miss, 0, 0)
-    del rec  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
+    recurse.clear()  # the closure reaches itself through the list alone: no reference cycle left
 
 
 def _unchain(chain: _Chain | None) -> tuple[tuple[int, _Variant], ...]:
@@ -55,6 +59,7 @@ def _cover_runs(
                 holding[r].append(i)
     memo: dict[tuple[tuple[int, ...], int], _Reach] = {}
     goal = 2 * (budget + 1) if must_bits else budget + 1
+    recurse: list[Callable[[tuple[int, ...], int], _Reach]] = []
 
     def cover(rem: tuple[int, ...], k: int) -> _Reach:
         key = (rem, k)
@@ -92,7 +97,7 @@ def _cover_runs(
                 if not ok or not any(left):
                     continue
                 mine = bool(v[2] & must_bits)
-                for (w, h), rest in cover(tuple(left), k - 1).items():  # noqa: F821 (see the del below)
+                for (w, h), rest in recurse[0](tuple(left), k - 1).items():
                     w += v[0]
                     if w <= budget:
                         out.setdefault((w, h or mine), (i, *rest))
@@ -101,6 +106,7 @@ def _cover_runs(
         memo[key] = out
         return out
 
+    recurse.append(cover)
     found = False
     total_pts = 0
     for (w, h), idx in cover(tuple(counts), m).items():
@@ -110,7 +116,7 @@ def _cover_runs(
         if best[w] is None:
             best[w] = (total_pts, tuple((0, variants[i]) for i in idx))
             found = True
-    del cover  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
+    recurse.clear()  # the closure reaches itself through the list alone: no reference cycle left
     return found
 
 
@@ -147,6 +153,8 @@ def _multi_runs(
     split: list[int] = []
     rest: list[int] = []
     chosen: list[int] = []
+    picking: list[Callable[[int, int, list[int], int, bool], None]] = []
+    splitting: list[Callable[[int, int, int], None]] = []
 
     def pick(d: int, begin: int, used: list[int], have: int, hit: bool) -> None:
         nonlocal cur, found
@@ -190,7 +198,7 @@ def _multi_runs(
                     break
             else:
                 nxt = b if split[d + 1] == split[d] else 0
-                pick(d + 1, nxt, new_used, p, nhit)  # noqa: F821 (see the del below)
+                picking[0](d + 1, nxt, new_used, p, nhit)
             chosen.pop()
 
     def splits(d: int, low: int, left: int) -> None:
@@ -202,15 +210,18 @@ def _multi_runs(
             e = best[target]
             cur = e[0] if e is not None else -1
             rest = [sum(tops[w] for w in split[k:]) for k in range(m + 1)]
-            pick(0, 0, [], 0, False)  # noqa: F821 (see the del below)
+            picking[0](0, 0, [], 0, False)
             return
         for w in range(low, left + 1):
             if w * (m - d) > left:
                 break
             split.append(w)
-            splits(d + 1, w, left - w)  # noqa: F821 (see the del below)
+            splitting[0](d + 1, w, left - w)
             split.pop()
 
+    picking.append(pick)
+    splitting.append(splits)
     splits(0, 0, budget)
-    del pick, splits  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
+    picking.clear()  # the closures reach one another through the lists alone: no reference cycle left
+    splitting.clear()
     return found

@@ -3,7 +3,7 @@ the melds of a solution, and the memo of answers."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import product
 from operator import mul
 
@@ -259,6 +259,11 @@ def _search(
     goal = total - dead
     done = False
     chosen: list[tuple[int, _Option]] = []
+    # the closures reach one another through lists emptied after the search (mypyc keeps a closure
+    # that another one names in their shared environment: a reference cycle, and it cannot del one)
+    run_dps: list[Callable[[int, int, bool, bool], list[list[_Link | None]] | None]] = []
+    leaves: list[Callable[[int, int, int, bool], None]] = []
+    recurse: list[Callable[[int, int, int, int, int, int, bool], None]] = []
 
     def run_dp(budget: int, must_suit: int, whole: bool, exact: bool) -> list[list[_Link | None]] | None:
         """Knapsack over the suits: the best runs per number of runs and wilds (R12, R13)."""
@@ -324,7 +329,7 @@ def _search(
         need_must = must_r > 0 and not hit
         if need_must and not rel[must_si] >> must_r & 1:
             return
-        dp = run_dp(budget, must_si if need_must else -1, whole, exact)
+        dp = run_dps[0](budget, must_si if need_must else -1, whole, exact)
         if dp is None:
             return
         for w_r in range(budget + 1):
@@ -346,7 +351,7 @@ def _search(
             if whole and not rest_whole_ok[i]:
                 return
             if total - lost - rest_dead[i] > best_val:
-                leaf(melded, wmin, wmax, hit)
+                leaves[0](melded, wmin, wmax, hit)
             return
         if max_sets[i] < left or melded + top_pts[i][left] + runs_bound + wp[nwild] <= best_val:
             return
@@ -356,14 +361,19 @@ def _search(
                 continue
             if m:
                 chosen.append((ranks[i][0], opt))
-            rec(i + 1, left - m, melded + opt[2], wmin + opt[3], wmax + opt[4], lost + opt[5], hit or opt[6])  # noqa: F821 (see the del below)
+            recurse[0](i + 1, left - m, melded + opt[2], wmin + opt[3], wmax + opt[4], lost + opt[5], hit or opt[6])
             if m:
                 chosen.pop()
             if done:
                 return
 
+    run_dps.append(run_dp)
+    leaves.append(leaf)
+    recurse.append(rec)
     rec(0, nsets, 0, 0, 0, dead, False)
-    del rec  # a recursive closure is a reference cycle: unbind it so refcounting frees it at once
+    run_dps.clear()  # the closures reach one another through the lists alone: no reference cycle left
+    leaves.clear()
+    recurse.clear()
     return best
 
 

@@ -245,13 +245,19 @@ def test_with_two_workers_a_waiting_table_used_at_one_is_never_deleted_by_the_ot
         ws = connect(a, sat["table_id"], sat["token"], 0, stack)
         ws.expect("hello")
         asked = a.post("/api/tables", json={"players": 2, "name": "Cy"}).json()["table_id"]
-        # nobody used it: deleted (by either worker)
-        _until(lambda: _in_store(b, left) == gone, "the unused waiting table was not deleted")
+
+        def ask() -> bool:
+            assert a.get(f"/api/tables/{asked}").json()["status"] == "waiting"
+            return True
+
+        # nobody used it: deleted (by either worker); meanwhile `asked` is asked for at A at every
+        # look (made just after `left`, it would expire with it if nobody asked before the loop below)
+        _until(lambda: ask() and _in_store(b, left) == gone, "the unused waiting table was not deleted")
         # for 4 s (many sweeps of both at a 1 s expiry), one has a socket open at A and the other
         # is asked for at A every 0.2 s: B never deletes them
         until = time.monotonic() + 4.0
         while time.monotonic() < until:
-            assert a.get(f"/api/tables/{asked}").json()["status"] == "waiting"
+            ask()
             time.sleep(0.2)
         assert _in_store(b, sat["table_id"])["tables"] == 1 and _in_store(b, asked)["tables"] == 1
         assert sat["table_id"] in _lobby(a).tables and asked in _lobby(a).tables

@@ -67,7 +67,7 @@ WORKERS ?= 2
 cluster: $(RUN_STAMP) postgresql
 	$(BIN)/python -m liverpool.server.pgcluster --dir .cluster --port $(CLUSTER_PORT) --serve-port $(PORT) --workers $(WORKERS)
 
-# The build for simulations and RL: the greedy bot, the engine (game/ but common, solver/, melds) and the RL encoder compiled
+# The build for simulations and RL: the greedy bot, the engine (game/ but common, solver/, melds) and the RL encoder and indexer compiled
 # with mypyc (setup.py lists the modules), the rest as in src/.
 # Use it with PYTHONPATH=build/fast, e.g. `PYTHONPATH=build/fast .venv/bin/liverpool simulate ...`.
 FAST := build/fast

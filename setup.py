@@ -3,8 +3,9 @@
 With ``LIVERPOOL_MYPYC=1`` in the environment, the greedy bot (every module of the package
 ``liverpool.bots.greedy``, also the strong bot's playout policy), the engine's game class (the
 modules of ``liverpool.game`` but ``common``), the solver (every module of ``liverpool.solver``),
-``melds`` and, when numpy is installed, the RL environment's observation encoder
-(``liverpool.env.encoder``) are compiled to C extensions with mypyc; the rest stays pure Python
+``melds`` and, when numpy is installed, the RL environment's action indexer and observation
+encoder (``liverpool.env.choices``, ``liverpool.env.encoder``) are compiled to C extensions with
+mypyc; the rest stays pure Python
 (``cards``, ``events`` and ``game/common`` subclass builtins, which mypyc does not compile;
 compiled, the RL environment's frozen layout dataclasses refuse their class constants). The compiled modules
 decide and observe exactly as the source (``make test-compiled``, ``tests_compiled/``); ``make
@@ -30,15 +31,15 @@ ENGINE = [
     *(f"solver/{path.name}" for path in Path("src/liverpool/solver").glob("*.py")),
     "melds.py",
 ]
-RL = ["env/encoder.py"]
-"""The RL environment's observation encoder, compiled when numpy (its import) is installed."""
+RL = ["env/choices.py", "env/encoder.py"]
+"""The RL environment's action indexer and observation encoder, compiled when numpy (their import) is installed."""
 COMPILED = sorted(
     [f"src/liverpool/{name}" for name in ENGINE]
     + ([f"src/liverpool/{name}" for name in RL] if importlib.util.find_spec("numpy") is not None else [])
     + [str(path) for path in Path("src/liverpool/bots/greedy").glob("*.py")]
 )
 """The modules mypyc compiles, in one group (so that they call one another natively): the greedy
-bot's package, the engine's modules in ``ENGINE`` and, with numpy, the encoder of ``RL``."""
+bot's package, the engine's modules in ``ENGINE`` and, with numpy, the RL modules of ``RL``."""
 
 
 def ext_modules() -> list[Extension]:

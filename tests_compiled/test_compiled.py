@@ -190,7 +190,7 @@ from liverpool.env import liverpool_v0
 
 names = ["liverpool.game.core", "liverpool.game.listing", "liverpool.game.moves", "liverpool.game.checks",
          "liverpool.game.views", "liverpool.solver.tables", "liverpool.solver.search", "liverpool.solver.runs",
-         "liverpool.solver.contract", "liverpool.melds", "liverpool.env.encoder"]
+         "liverpool.solver.contract", "liverpool.melds", "liverpool.env.encoder", "liverpool.env.choices"]
 compiled = sorted(n for n in names if not importlib.import_module(n).__file__.endswith(".py"))
 HOUSE = {
     "buy_precedence": ["nearest", "first"], "playable_discard": ["call", "liverpool", "strict", "off"],
@@ -256,7 +256,13 @@ def test_the_compiled_engine_plays_and_observes_as_the_source(fast_build: Path) 
     assert all(run.returncode == 0 for run in runs)
     assert source["compiled"] == []
     assert "liverpool.game.core" in compiled["compiled"] and "liverpool.game.listing" in compiled["compiled"]
-    for name in ("liverpool.solver.search", "liverpool.solver.runs", "liverpool.melds", "liverpool.env.encoder"):
-        assert name in compiled["compiled"]  # the solver, the melds and the observation encoder too
+    for name in (
+        "liverpool.solver.search",
+        "liverpool.solver.runs",
+        "liverpool.melds",
+        "liverpool.env.encoder",
+        "liverpool.env.choices",
+    ):
+        assert name in compiled["compiled"]  # the solver, the melds, the observation encoder and the indexer too
     assert source["decisions"] > 5000 and source["steps"] > 1000
     assert compiled | {"compiled": []} == source

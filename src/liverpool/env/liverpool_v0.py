@@ -49,6 +49,7 @@ from ..driver import next_to_act
 from ..game import Game
 from ..game.answers import lay_down_plan
 from ..rules import RuleSet
+from .choices import Indexer
 from .encoder import Encoder
 from .layout import CARD_TYPE, TYPE_NAME, layouts_for, obs_scale
 
@@ -196,17 +197,20 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             EndTurn: r["end_turn"][0],
             Retract: r["retract"][0],
         }
-        # the index of an engine action, by its type (None: a Meld, laid through the builder)
-        self._index_of: dict[type, Any] = {t: (lambda a, i=i: i) for t, i in self._singles.items()}
-        discard, layoff, swap, pile = self._i_discard, self._i_layoff, self._i_swap, self._i_pile
-        slots, run_slots = self._slots, self._run_slots
-        self._index_of |= {
-            Meld: None,
-            Discard: lambda a: discard + CARD_TYPE[a.card],
-            LayOff: lambda a: layoff + (CARD_TYPE[a.card] * slots + a.meld) * 2 + a.high,
-            SwapJoker: lambda a: swap + a.meld * run_slots + a.index,
-            DrawFromPile: lambda a: pile + a.depth,
-        }
+        self._indexer = Indexer(
+            self._singles,
+            self._i_discard,
+            self._i_layoff,
+            self._i_swap,
+            self._i_pile,
+            self._slots,
+            self._run_slots,
+            alay.size,
+            self._i_pick,
+            self._i_commit,
+            alay.max_variants,
+        )
+        """The index of each legal engine action and the mask (``choices.py``, compiled in ``make fast``)."""
         self._n_actions = alay.size
         self._i_best = r["lay_down_best"][0]
         self._i_clear = r["meld_clear"][0]
@@ -295,34 +299,14 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
         melds: list[Meld] = []
         picked = self._picked
         if not picked:
-            of_type = self._index_of
-            singles = self._singles
-            discard = self._i_discard
-            types = CARD_TYPE
-            setdefault = choice.setdefault  # ties: the first listed wins (none are known to occur)
-            for a in legal:
-                t = type(a)
-                if t is Discard:  # the common cases first, without a call
-                    setdefault(discard + types[a.card], a)  # type: ignore[attr-defined]
-                    continue
-                i = singles.get(t)
-                if i is None:
-                    f = of_type[t]
-                    if f is None:  # a Meld
-                        melds.append(a)  # type: ignore[arg-type]
-                        continue
-                    i = f(a)
-                setdefault(i, a)
+            self._indexer.choices(legal, choice, melds)
         else:
             melds = [a for a in legal if isinstance(a, Meld)]
             choice[self._i_clear] = _CLEAR
         if melds:
             self._meld_choices(seat, melds, choice)
-        flags = bytearray(self._n_actions)  # the mask, set in Python, viewed by numpy
-        for i in choice:
-            flags[i] = 1
         self._choice = choice
-        self._mask = np.frombuffer(flags, np.int8)
+        self._mask = self._indexer.mask(choice)
         self.agent_selection = self.possible_agents[seat]
 
     def _meld_choices(self, seat: int, melds: list[Meld], choice: dict[int, Any]) -> None:
@@ -344,18 +328,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
                 if best is not None:
                     choice[self._i_best] = (_BEST, best)
             return
-        counts = np.zeros((len(melds), self._ntypes), np.int16)
-        for row, m in enumerate(melds):
-            for c in m.cards:
-                counts[row, CARD_TYPE[c]] += 1
-        want = np.bincount(np.asarray(picked, np.intp), minlength=self._ntypes)
-        fits = (counts >= want).all(axis=1)
-        rest = counts[fits] - want
-        for u in np.flatnonzero((rest > 0).any(axis=0)).tolist():
-            choice[pick + u] = ("pick", u)
-        exact = [melds[int(i)] for i in np.flatnonzero(fits & (counts.sum(axis=1) == len(picked)))]
-        for k, m in enumerate(exact[: self.action_layout.max_variants]):
-            choice[self._i_commit + k] = ("commit", m)
+        self._indexer.builder(melds, picked, choice)
 
     def _best_completion(self, seat: int, melds: list[Meld]) -> list[Meld] | None:
         """The solver's best way to lay the rest of the contract (the engine's
@@ -475,7 +448,7 @@ class LiverpoolAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[mis
             obs = self.encode(game.view(p), self._picked if p == self._seat else ())
             self._obs_cache[p] = (self._stamp, 0, obs)
         mask = self._mask if p == self._seat else self._no_mask
-        return {"observation": self.scaled(obs) if self._scaled else obs.copy(), "action_mask": mask.copy()}
+        return {"observation": self._encoder.scaled(obs) if self._scaled else obs.copy(), "action_mask": mask.copy()}
 
     def scaled(self, raw: np.ndarray) -> np.ndarray:
         """The scaled observation of a raw one (``encode``'s): a new array."""

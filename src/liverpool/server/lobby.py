@@ -613,9 +613,16 @@ class Lobby:
             record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": actions}
             pending = asyncio.ensure_future(self._compute_review(key, record))
             self._reviewing[key] = pending
-            pending.add_done_callback(lambda _f: self._reviewing.pop(key, None))
+            pending.add_done_callback(lambda f: self._review_done(key, f))
         result = await asyncio.shield(pending)
         return answer | {"cached": False, "review": result}
+
+    def _review_done(self, key: tuple[str, int, int, int], done: asyncio.Future[dict[str, Any]]) -> None:
+        """A review's computation ended: forgotten, and its failure retrieved (its requests may
+        all be gone, e.g. cancelled as the server stops and ends the worker computing it)."""
+        self._reviewing.pop(key, None)
+        if not done.cancelled():
+            done.exception()
 
     async def _compute_review(self, key: tuple[str, int, int, int], record: dict[str, Any]) -> dict[str, Any]:
         table_id, seat, samples, seed = key

@@ -98,6 +98,10 @@ def test_a_mute_made_at_one_worker_holds_at_the_other(tmp_path: Path) -> None:
         made = a.post("/api/tables", json={"players": 2, "name": "Ana"}).json()
         table_id = made["table_id"]
         bo = a.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()
+        # worker B has the table (and its chat, no mute yet) before Ana mutes Bo at A: her mute
+        # reaches B only as her socket connects there (Table.connect reloads the seat's mutes)
+        bo_at_b = connect(b, table_id, bo["token"], 1, stack_b)
+        assert _log(bo_at_b)["muted"] == []
         ana_at_a = connect(a, table_id, made["token"], 0, stack)
         assert _log(ana_at_a)["muted"] == []
         ana_at_a.send({"type": "mute", "who": "seat:1", "on": True})
@@ -105,7 +109,6 @@ def test_a_mute_made_at_one_worker_holds_at_the_other(tmp_path: Path) -> None:
         ana_at_a.ws.close()
         ana_at_b = connect(b, table_id, made["token"], 0, stack_b)  # Ana's socket moves to worker B
         assert _log(ana_at_b)["muted"] == ["seat:1"]
-        bo_at_b = connect(b, table_id, bo["token"], 1, stack_b)
         bo_at_b.send({"type": "chat", "text": "Ana does not hear this"})
         assert _said(bo_at_b)["text"] == "Ana does not hear this"
         bo_at_b.send({"type": "chat", "text": "nor this"})

@@ -165,3 +165,21 @@ def test_the_protocols_integers_and_booleans_are_strict(tmp_path: Path) -> None:
             assert answer.status_code == 422, (body, answer.text)
         assert client.post("/api/tables", json={"players": 2, "timer": 30, "bot_delay": 1}).status_code == 200
         assert client.post("/api/rules/check", json={"players": "4"}).status_code == 422
+
+
+def test_a_socket_closed_for_flooding_admits_nothing_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    # once the flood closed it (the writer closes the socket later), no message is handled, even
+    # when the rate limit's bucket has filled again meanwhile
+    from types import SimpleNamespace
+
+    from liverpool.server import table
+
+    now = [100.0]
+    monkeypatch.setattr(table, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    conn = table.Connection(None, 0, rate=1.0, burst=1, flood_window=60.0, flood_close=2)
+    assert conn.admit() is True
+    assert conn.admit() is False and conn.admit() is False  # the second refusal closes it
+    assert conn.close_reason is not None and conn.close_code == 1008
+    now[0] += 10.0  # the bucket is full again
+    assert conn.admit() is False
+    assert conn.admit() is False

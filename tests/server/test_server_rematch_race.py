@@ -15,12 +15,16 @@ import pytest
 pytest.importorskip("fastapi")
 
 import httpx
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from liverpool.server.ratings import unrated_tables
 from liverpool.server.store import RematchTaken, Store, rematches, tables
+from liverpool.server.table import hash_token
 from server_helpers import autoplay_to_end, connect, database_for, running, server_settings
 
 SHORT = {"schedule": "1S/7"}  # one deal: a game in a second or so
+ROUNDS = 6  # rematches asked at two workers at once (at least one request loses the race)
 
 
 def _table_row(table_id: str, rematch_of: str | None = None, status: str = "waiting") -> dict[str, Any]:
@@ -101,9 +105,10 @@ def _lobby(client: TestClient) -> Any:
 @pytest.mark.postgresql_only
 def test_rematch_asked_at_two_workers_at_once_makes_one_table(tmp_path: Path) -> None:
     settings = server_settings(tmp_path, shared=True)
-    with running(settings) as (a, stack), running(settings) as (b, _stack_b):
-        for _round in range(3):
-            created = a.post("/api/tables", json={"players": 2, "name": "Ana", "options": SHORT}).json()
+    with running(settings) as (a, stack), running(settings) as (b, stack_b):
+        for _round in range(ROUNDS):
+            made_table = {"players": 2, "name": "Ana", "options": SHORT, "rated": False}
+            created = a.post("/api/tables", json=made_table).json()
             table_id = created["table_id"]
             joined = a.post(f"/api/tables/{table_id}/join", json={"name": "Bo"}).json()
             tokens = [created["token"], joined["token"]]
@@ -129,14 +134,39 @@ def test_rematch_asked_at_two_workers_at_once_makes_one_table(tmp_path: Path) ->
                 return [r["id"] for r in (await c.execute(q)).mappings().all()]
 
             assert a.portal.call(store._run, made) == [new_id]  # type: ignore[union-attr]
-            # each answer's token opens its seat at the rematch
+            # each answer's token opens its seat at the rematch, at either worker (a token the
+            # losing worker made anew replaced the winner's in the store and at the winner)
             for seat, answer in enumerate(answers):
                 assert answer.json()["seat"] == seat
-                sock = connect(a, new_id, answer.json()["token"], seat, stack)
-                assert sock.expect("hello")["seat"] == seat
-                sock.ws.close()
+                token = answer.json()["token"]
+                for client, client_stack in ((a, stack), (b, stack_b)):
+                    _wait_for_hash(client, new_id, seat, hash_token(token))
+                    sock = connect(client, new_id, token, seat, client_stack)
+                    assert sock.expect("hello")["seat"] == seat
+                    sock.ws.close()
             for s in socks:
                 s.ws.close()
+        # the race was run, not only asked for: at least one request lost it
+        assert _lobby(a).rematches_taken + _lobby(b).rematches_taken >= 1
+
+        async def orphans(c: Any) -> list[str]:  # an unrated marker of a table never made
+            q = sa.select(unrated_tables.c.table_id).where(unrated_tables.c.table_id.not_in(sa.select(tables.c.id)))
+            return [r[0] for r in (await c.execute(q)).all()]
+
+        assert a.portal.call(_lobby(a).store._run, orphans) == []  # type: ignore[union-attr]
+
+
+def _wait_for_hash(client: TestClient, table_id: str, seat: int, token_hash: str) -> None:
+    """Until the worker of ``client`` has the seat's token hash (another worker's change reaches it
+    by the bus, a moment later)."""
+    lobby = _lobby(client)
+    deadline = time.monotonic() + 30
+    while True:
+        table = client.portal.call(lobby.get, table_id)  # type: ignore[union-attr]
+        if table.seats[seat].token_hash == token_hash:
+            return
+        assert time.monotonic() < deadline, f"the worker never had seat {seat}'s new token"
+        time.sleep(0.05)
 
 
 @pytest.mark.sqlite_only  # writes the SQLite file as an older server left it

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -122,6 +123,81 @@ def test_ctrl_c_stops_the_server_and_its_workers_without_a_traceback(tmp_path: P
         server.wait(timeout=WAIT)
         output = log.read_text(errors="replace")
         assert "Traceback" not in output and "KeyboardInterrupt" not in output, output[-5000:]
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+def _cpu_ticks(pid: int) -> int:
+    """The user and system clock ticks ``pid`` has used so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
+def test_ctrl_c_during_a_long_review_stops_the_server_without_waiting_for_it(tmp_path: Path) -> None:
+    """A review that takes far longer than the bound below runs in the review worker when Ctrl-C
+    comes: the server ends its workers rather than waiting for the job (they ignore SIGINT), and
+    stops at once, without a traceback (a second Ctrl-C is never needed)."""
+    import subprocess
+    import sys
+    import threading
+
+    from server_helpers import LIVERPOOL, database_for, free_port, listening
+
+    port = free_port()
+    log = tmp_path / "serve.log"
+    cmd = [*LIVERPOOL, "serve", "--port", str(port), "--database", database_for(tmp_path), "--grace", "0"]
+    # one process for the review, of the most samples a request may ask: a minute or more of work
+    cmd += ["--bot-delay", "0", "--buy-window", "0", "--review-jobs", "1"]
+    with log.open("ab") as out:
+        server = subprocess.Popen(
+            cmd,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env=os.environ | {"PYTHONUNBUFFERED": "1", "PYTHONPATH": os.pathsep.join(sys.path)},
+        )
+    try:
+        deadline = time.monotonic() + WAIT * 2
+        while not listening(port):
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.05)
+        http = f"http://127.0.0.1:{port}"
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]  # the absent person's stand-in plays
+        made = _post(f"{http}/api/tables", {"players": 2, "seats": seats, "name": "Ana"})
+        table_id = made["table_id"]
+        _post(f"{http}/api/tables/{table_id}/start", {}, token=made["token"])
+        while True:
+            with urllib.request.urlopen(f"{http}/api/tables/{table_id}", timeout=30) as answer:
+                if json.loads(answer.read())["status"] == "over":
+                    break
+            assert time.monotonic() < deadline, "the bots' game did not end"
+            time.sleep(0.1)
+        before = {c: _cpu_ticks(c) for c in _children(server.pid)}
+
+        def ask() -> None:
+            with contextlib.suppress(OSError):  # the server stops before it answers
+                urllib.request.urlopen(f"{http}/api/tables/{table_id}/review/0?samples=64", timeout=WAIT * 4).read()
+
+        threading.Thread(target=ask, daemon=True).start()
+        busy: list[int] = []
+        while not busy:  # a worker started on the review: a new one, or one that now uses the CPU
+            assert server.poll() is None and time.monotonic() < deadline, "no worker took the review"
+            time.sleep(0.5)
+            busy = [c for c in _children(server.pid) if _cpu_ticks(c) - before.get(c, 0) > 100]
+        os.killpg(server.pid, signal.SIGINT)
+        try:
+            server.wait(timeout=10)  # generous: the review itself takes far longer
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the stopped server waited for the review worker's job") from None
+        output = log.read_text(errors="replace")
+        assert "Traceback" not in output and "KeyboardInterrupt" not in output, output[-5000:]
+        for worker in busy:
+            assert not _alive(worker), f"the review worker {worker} outlived the server"
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)

@@ -8,6 +8,8 @@ import os
 
 __all__ = ["register"]
 
+SHUTDOWN_GRACE = 3  # seconds a running request has to end once the server is told to stop
+
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
@@ -62,6 +64,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         "log_level": args.log_level,
         "ws_max_size": 4 * 64 * 1024,
         "forwarded_allow_ips": args.forwarded_allow_ips,  # None: $FORWARDED_ALLOW_IPS or 127.0.0.1
+        # on Ctrl-C, a request still running (a long review) is cancelled after this long rather
+        # than holding the server until it ends; the workers' jobs are then ended (Workers.close)
+        "timeout_graceful_shutdown": SHUTDOWN_GRACE,
     }
     # the store's address as people read it: never its password (it would be in the log of the terminal)
     shown_store = make_url(args.database).render_as_string(hide_password=True)

@@ -148,6 +148,7 @@ def _ready() -> bool:
 
 
 PARENT_POLL = 1.0  # seconds between a worker's looks at its parent
+CLOSE_GRACE = 1.0  # seconds a worker of a closed pool has to end its job before it is terminated
 
 
 @contextlib.contextmanager
@@ -231,6 +232,22 @@ class Workers:
                 pool.submit(_ready)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop the pool without waiting for a running job: the workers ignore SIGINT (Ctrl-C is
+        the server's to handle), and concurrent.futures would otherwise join them at interpreter
+        exit, holding a stopped server until a long job (a review, a hard bot's move) ends. A
+        worker gets :data:`CLOSE_GRACE` seconds to finish, then is terminated, then killed."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + CLOSE_GRACE
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+                process.join(CLOSE_GRACE)
+            if process.is_alive():
+                process.kill()
+                process.join(CLOSE_GRACE)

@@ -362,8 +362,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The review of one seat's decisions in a finished game (``liverpool.analysis.review``,
         ``?samples=`` per decision, a fixed seed): each decision's verdict, the best action found
         and the points lost, and the summary. Computed in a worker process the first time, then
-        read from the store. 409 before the game's end, 404 for an unknown table or seat."""
-        return Response(await lobby().review_json(table_id, seat, samples), media_type="application/json")
+        read from the store. 409 before the game's end, 404 for an unknown table or seat; 503 when
+        the server stops before the review is made."""
+        try:
+            body = await lobby().review_json(table_id, seat, samples)
+        except asyncio.CancelledError:  # uvicorn's graceful shutdown timed out: the server is stopping
+            return JSONResponse({"detail": "the server is stopping: ask again later"}, status_code=503)
+        return Response(body, media_type="application/json")
 
     @app.get("/api/players/{name}/history", tags=["records"], responses=errors("get", *(404, 422)))
     async def history(name: str, request: Request, limit: int = 50) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from .limits import RateLimiter
 from .names import bot_seat_name
 from .pacing import load_table_options, save_table_options, table_options
 from .protocol import CreateTable, SeatSpec
-from .ratings import is_rated, mark_unrated, record_finished, unrated_tables
+from .ratings import is_rated, mark_unrated, record_finished, unmark_unrated, unrated_tables
 from .store import RematchTaken, Store
 
 if TYPE_CHECKING:
@@ -113,6 +113,7 @@ class Lobby:
         self.encodings_made = 0
         self._reviewing: dict[tuple[str, int, int, int], asyncio.Future[dict[str, Any]]] = {}
         self.reviews_computed = 0
+        self.rematches_taken = 0  # rematch requests that lost the race to another worker's
         self._loading = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self.bus: Bus | None = None  # the other workers of a shared PostgreSQL store (server/bus.py)
@@ -213,31 +214,36 @@ class Lobby:
         created = time.time()
         if not spec.rated:  # before the table's rows: a crash between leaves a harmless marker
             await mark_unrated(self.store, table_id)
-        await self.store.create_table(
-            {
-                "id": table_id,
-                "created_at": created,
-                "players": spec.players,
-                "preset": spec.preset,
-                "options": spec.options,
-                "rules": rules.to_dict(),
-                "timer": spec.timer,
-                "bot_delay": bot_delay,
-                "status": "waiting",
-                "rematch_of": rematch_of,
-                "hints": hints_to_store(spec.hints),
-                "waiting_by": (address_key(address) if address is not None else "") if waits else None,
-            },
-            [
-                {"seat": s.index, "name": s.name, "kind": s.kind, "bot": s.bot, "token_hash": s.token_hash}
-                for s in seats
-            ],
-            rematch=(
-                {s.index: s.token_hash for s in seats if s.kind == "human" and s.token_hash is not None}
-                if rematch_of is not None
-                else None
-            ),
-        )
+        try:
+            await self.store.create_table(
+                {
+                    "id": table_id,
+                    "created_at": created,
+                    "players": spec.players,
+                    "preset": spec.preset,
+                    "options": spec.options,
+                    "rules": rules.to_dict(),
+                    "timer": spec.timer,
+                    "bot_delay": bot_delay,
+                    "status": "waiting",
+                    "rematch_of": rematch_of,
+                    "hints": hints_to_store(spec.hints),
+                    "waiting_by": (address_key(address) if address is not None else "") if waits else None,
+                },
+                [
+                    {"seat": s.index, "name": s.name, "kind": s.kind, "bot": s.bot, "token_hash": s.token_hash}
+                    for s in seats
+                ],
+                rematch=(
+                    {s.index: s.token_hash for s in seats if s.kind == "human" and s.token_hash is not None}
+                    if rematch_of is not None
+                    else None
+                ),
+            )
+        except RematchTaken:  # nothing of this table was written: nor is its marker kept
+            if not spec.rated:
+                await unmark_unrated(self.store, table_id)
+            raise
         table = Table(
             self,
             table_id,
@@ -309,6 +315,7 @@ class Lobby:
                     new, first = await self.create(spec, rematch_of=table.id, people=people)
                 except RematchTaken as taken:  # made first by another worker: that one is the rematch
                     table.rematch_id = taken.rematch_id
+                    self.rematches_taken += 1
                 else:
                     tokens = {0: first} | {i: t for i, (_name, t) in people.items()}
                     table.rematch_id = new.id
@@ -320,12 +327,16 @@ class Lobby:
             rematch_id = table.rematch_id
             given = table.rematch_tokens.get(seat.index)
         new_table = await self.get(rematch_id)
-        if given is None:  # handed out before a restart (or before the table left memory): a new one
+        if given is None or new_table.seats[seat.index].token_hash != hash_token(given):
+            # handed out before a restart, or by another worker (the store keeps only the hashes,
+            # and a token another worker made was replaced since): a new one, valid at every worker
             given = new_token()
             async with new_table.lock:
                 await self.store.update_seat(new_table.id, seat.index, token_hash=hash_token(given))
                 await self.store.save_rematch(table.id, new_table.id, {seat.index: hash_token(given)})
                 new_table.seats[seat.index].token_hash = hash_token(given)
+            if self.bus is not None:  # the other workers reload the seat's hash (Table.remote)
+                await self.bus.publish(new_table, "seats")
             table.rematch_tokens[seat.index] = given
         return new_table, seat.index, given
 
@@ -620,9 +631,16 @@ class Lobby:
             record = {"players": row["players"], "rules": row["rules"], "seed": row["seed"], "actions": actions}
             pending = asyncio.ensure_future(self._compute_review(key, record))
             self._reviewing[key] = pending
-            pending.add_done_callback(lambda _f: self._reviewing.pop(key, None))
+            pending.add_done_callback(lambda f: self._review_done(key, f))
         result = await asyncio.shield(pending)
         return answer | {"cached": False, "review": result}
+
+    def _review_done(self, key: tuple[str, int, int, int], done: asyncio.Future[dict[str, Any]]) -> None:
+        """A review's computation ended: forgotten, and its failure retrieved (its requests may
+        all be gone, e.g. cancelled as the server stops and ends the worker computing it)."""
+        self._reviewing.pop(key, None)
+        if not done.cancelled():
+            done.exception()
 
     async def _compute_review(self, key: tuple[str, int, int, int], record: dict[str, Any]) -> dict[str, Any]:
         table_id, seat, samples, seed = key

@@ -316,6 +316,15 @@ async def mark_unrated(store: Store, table_id: str) -> None:
     await store._run(job)
 
 
+async def unmark_unrated(store: Store, table_id: str) -> None:
+    """Forget :func:`mark_unrated`'s marker of a table that was not made after all."""
+
+    async def job(c: AsyncConnection) -> None:
+        await c.execute(unrated_tables.delete().where(unrated_tables.c.table_id == table_id))
+
+    await store._run(job)
+
+
 async def is_rated(store: Store, table_id: str) -> bool:
     async def job(c: AsyncConnection) -> bool:
         q = sa.select(unrated_tables.c.table_id).where(unrated_tables.c.table_id == table_id)

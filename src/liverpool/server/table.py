@@ -215,7 +215,11 @@ class Connection:
         """The admission of one message of this socket, the same for a seat's and a spectator's
         (:func:`run_socket` asks it before any message is handled): False when the message is
         dropped by the rate limit; at most one ``rate_limited`` error a second answers a flood,
-        and ``flood_close`` refusals within ``flood_window`` seconds close the socket (1008)."""
+        and ``flood_close`` refusals within ``flood_window`` seconds close the socket (1008). A
+        socket once closed admits nothing more (its writer closes it later: what it sends
+        meanwhile is dropped)."""
+        if self.close_reason is not None:
+            return False
         if self.allow():
             return True
         if self.refused >= self._flood_close:

@@ -7,11 +7,13 @@ seats-16-phone.png, seats-16-deal-end.png (docs/web.md shows them)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_web import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, _errors, _free_port, _serve, _stop
 
 SEATS = 16
@@ -38,6 +40,12 @@ def _overflow(page: Page) -> int:
     """How many pixels the page runs past the viewport's right edge (0: none)."""
     width: int = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     return width
+
+
+SHOWN_ALL = """(n) => [...document.querySelectorAll('.seats-row .seat-box')].filter((e) => {
+    const r = e.getBoundingClientRect(); return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth + 0.5;
+}).length === n"""
+"""True in the page once every seat's box lies wholly inside the viewport's width (as ``_seats_shown``)."""
 
 
 def _seats_shown(page: Page) -> list[int]:
@@ -116,6 +124,10 @@ def test_a_sixteen_seat_table_shows_every_seat_at_desktop_and_phone_widths(base_
             errors += _errors(page)
         page.wait_for_timeout(500)  # the arrival animations settle
         assert page.locator(".seats-row.many .seat-box").count() == SEATS
+        # on a busy machine a seat's box may still be moving in (its width 0, or partly off the
+        # edge): wait for the boxes to stand still inside the page, then check what is shown
+        with contextlib.suppress(PlaywrightTimeout):  # the assertion below says which are not shown
+            page.wait_for_function(SHOWN_ALL, arg=SEATS, timeout=10_000)
         assert sorted(_seats_shown(page)) == list(range(SEATS)), name
         assert _overflow(page) <= 0, (name, _overflow(page))
         assert _wide_elements(page) == [], (name, _wide_elements(page))

@@ -491,3 +491,24 @@ def head_revision() -> str:
     head = ScriptDirectory.from_config(cfg).get_current_head()
     assert head is not None
     return head
+
+
+def run_sql(url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]:
+    """One SQL statement on the store at ``url`` (SQLite or PostgreSQL), committed: its rows."""
+    import asyncio
+
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from liverpool.server.store import async_url
+
+    async def run() -> list[tuple[Any, ...]]:
+        engine = create_async_engine(async_url(url))
+        try:
+            async with engine.begin() as c:
+                result = await c.execute(sa.text(statement), params)
+                return [tuple(r) for r in result.all()] if result.returns_rows else []
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())

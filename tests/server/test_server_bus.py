@@ -23,7 +23,7 @@ from liverpool.driver import next_to_act
 from liverpool.server.bus import Bus
 from liverpool.server.lobby import Lobby
 from liverpool.server.store import NOTICE_BYTES, act_notices
-from server_helpers import Harness, as_sent, connect, running, server_settings
+from server_helpers import Harness, as_sent, connect, run_sql, running, server_settings
 
 
 def _lobby(client: TestClient) -> Lobby:
@@ -118,26 +118,6 @@ def _keeps(lobby: Lobby, bus: Bus, ids: set[str]) -> bool:
     return set(lobby.tables) & ids == bus.owned
 
 
-def _sql(url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]:
-    import asyncio
-
-    import sqlalchemy as sa
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    from liverpool.server.store import async_url
-
-    async def run() -> list[tuple[Any, ...]]:
-        engine = create_async_engine(async_url(url))
-        try:
-            async with engine.begin() as c:
-                result = await c.execute(sa.text(statement), params)
-                return [tuple(r) for r in result.all()] if result.returns_rows else []
-        finally:
-            await engine.dispose()
-
-    return asyncio.run(run())
-
-
 # a person who leaves is played by a bot at once; bots move every 50 ms (the game lasts)
 SLOW: dict[str, Any] = {"grace": 0.0, "bot_delay": 0.05}
 
@@ -197,7 +177,7 @@ def test_the_listen_and_lock_connections_come_back_after_their_backends_are_term
         _wait(lambda: _version(a, table_id) > 5, "the table never moved")
         pids = dict(bus_a.backends)
         heard = bus_a.notified
-        _sql(
+        run_sql(
             settings.database,
             "SELECT pg_terminate_backend(:p), pg_terminate_backend(:q)",
             p=pids["listen"],
@@ -214,5 +194,5 @@ def test_the_listen_and_lock_connections_come_back_after_their_backends_are_term
         _wait(lambda: bus_a.notified > heard + 1, "worker A hears nothing on its new LISTEN connection")
         now = _version(a, table_id)
         sock.until(lambda m: m["type"] == "state" and (m["version"] > now + 3 or m["view"]["is_over"]))
-        rows = _sql(settings.database, "SELECT count(*), max(idx) FROM actions WHERE table_id = :t", t=table_id)
+        rows = run_sql(settings.database, "SELECT count(*), max(idx) FROM actions WHERE table_id = :t", t=table_id)
         assert rows[0][0] == rows[0][1] + 1  # one log, no gap, nothing twice

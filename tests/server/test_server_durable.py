@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 
 from liverpool.server.filepeak import FilePeak
 from liverpool.server.store import JOURNAL_SIZE_LIMIT, Store, StoreLocked
-from server_helpers import running, server_settings
+from server_helpers import run_sql, running, server_settings
 
 
 def _wait_until(check: Any, timeout: float = 60.0) -> None:
@@ -35,28 +35,9 @@ def _wait_until(check: Any, timeout: float = 60.0) -> None:
         time.sleep(0.02)
 
 
-def _sql(url: str, statement: str, **params: Any) -> list[tuple[Any, ...]]:
-    """One SQL statement on the store at ``url`` (SQLite or PostgreSQL), committed: its rows."""
-    import sqlalchemy as sa
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    from liverpool.server.store import async_url
-
-    async def run() -> list[tuple[Any, ...]]:
-        engine = create_async_engine(async_url(url))
-        try:
-            async with engine.begin() as c:
-                result = await c.execute(sa.text(statement), params)
-                return [tuple(r) for r in result.all()] if result.returns_rows else []
-        finally:
-            await engine.dispose()
-
-    return asyncio.run(run())
-
-
 def _row(url: str, table_id: str) -> tuple[str, int, Any]:
-    ((status, scores),) = _sql(url, "SELECT status, scores FROM tables WHERE id = :t", t=table_id)
-    ((count,),) = _sql(url, "SELECT count(*) FROM actions WHERE table_id = :t", t=table_id)
+    ((status, scores),) = run_sql(url, "SELECT status, scores FROM tables WHERE id = :t", t=table_id)
+    ((count,),) = run_sql(url, "SELECT count(*) FROM actions WHERE table_id = :t", t=table_id)
     return str(status), int(count), scores
 
 
@@ -123,7 +104,8 @@ def test_a_finished_game_left_playing_is_published_on_load(tmp_path: Path) -> No
         table_id = _bot_table(client)
         _wait_until(lambda: _row(db, table_id)[0] == "over")
         published = client.get(f"/api/tables/{table_id}/record").json()
-    _sql(db, "UPDATE tables SET status='playing', finished_at=NULL, scores=NULL, winners=NULL WHERE id=:t", t=table_id)
+    crashed = "UPDATE tables SET status='playing', finished_at=NULL, scores=NULL, winners=NULL WHERE id=:t"
+    run_sql(db, crashed, t=table_id)
     assert _row(db, table_id)[:1] == ("playing",)  # the store now holds the crash window's state
     with running(settings) as (client, _):
         status, _count, scores = _row(db, table_id)
@@ -148,8 +130,8 @@ def test_a_start_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPa
             client.post(f"/api/tables/{created['table_id']}/start", headers={"X-Seat-Token": created["token"]})
         info = client.get(f"/api/tables/{created['table_id']}").json()
         assert info["status"] == "waiting" and [s["kind"] for s in info["seats"]] == ["human"] * 3
-    rows = _sql(settings.database, "SELECT kind FROM seats WHERE table_id = :t ORDER BY seat", t=created["table_id"])
-    table = _sql(settings.database, "SELECT status, seed FROM tables WHERE id = :t", t=created["table_id"])
+    rows = run_sql(settings.database, "SELECT kind FROM seats WHERE table_id = :t ORDER BY seat", t=created["table_id"])
+    table = run_sql(settings.database, "SELECT status, seed FROM tables WHERE id = :t", t=created["table_id"])
     assert rows == [("human",)] * 3 and table == [("waiting", None)]
 
 

@@ -534,8 +534,7 @@ class Table:
     def _start_pump(self) -> None:
         if self._stopping:
             return  # the server is closing: no new pump (a bus takeover during shutdown)
-        bus = self.bus
-        if bus is not None and self.id not in bus.owned:
+        if self._driven_elsewhere():
             return  # another worker drives this table's bots and timers (server/bus.py)
         if self._pump is None and self.game is not None and not self.game.is_over:
             self._pump = asyncio.create_task(self._run_pump(), name=f"liverpool-table-{self.id}")
@@ -561,11 +560,6 @@ class Table:
         bus = self.bus
         if bus is not None and not self._stopping:
             await bus.publish(self, kind, **fields)
-
-    @property
-    def changed_at(self) -> float:
-        """The loop time of the last action applied to this replica (or of its start)."""
-        return self._changed_at
 
     def behind(self, count: int) -> bool:
         """True when the store holds more of this table's actions (``count``) than this replica."""
